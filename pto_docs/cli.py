@@ -1,0 +1,55 @@
+"""The pto-docs command line: a thin shell over the library. Exit codes: 0 clean, 1 defects, 2 usage or I/O."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+
+def _add_spec_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("spec_root", nargs="?", default=None,
+                        help="spec tree to read (default: the pto-docs spec_root of ./mkdocs.yml, else catalog/)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pto-docs", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"pto-docs {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="load a spec tree, check every record and cross-reference")
+    _add_spec_root(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--strict", action="store_true", help="treat warnings as errors")
+
+    p = sub.add_parser("exec", help="run a worked-example case through the reference executor")
+    p.add_argument("case", help="case file (JSON or YAML), or - for standard input")
+
+    from .commands import register_more
+    register_more(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "validate":
+            from .commands.validate_cmd import run_validate
+            return run_validate(args, sys.stdout, sys.stderr)
+        if args.command == "exec":
+            from .executor import exec_command
+            return exec_command(args.case, sys.stdout, sys.stderr)
+        from .commands import dispatch
+        return dispatch(args, sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        print("pto-docs: interrupted", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

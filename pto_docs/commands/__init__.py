@@ -1,0 +1,25 @@
+"""Subcommands beyond validate and exec; each module registers its parser and runs it."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+# (command name, module, description); modules define add_arguments(parser) and run(args, out, err) -> int
+COMMANDS: list[tuple[str, str, str]] = []
+
+
+def register_more(sub: argparse._SubParsersAction) -> None:
+    import importlib
+    for name, module, help_text in COMMANDS:
+        parser = sub.add_parser(name, help=help_text)
+        importlib.import_module(module).add_arguments(parser)
+
+
+def dispatch(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import importlib
+    for name, module, _help in COMMANDS:
+        if name == args.command:
+            return importlib.import_module(module).run(args, out, err)
+    err.write(f"pto-docs: unknown command {args.command}\n")
+    return 2

@@ -1,0 +1,1 @@
+"""JSON Schemas shipped with pto-docs (data files)."""

@@ -1,0 +1,1 @@
+"""Source readers: the only code that opens files of a spec tree."""

@@ -1,0 +1,153 @@
+"""Read a spec tree once: every file's raw bytes are hashed and decoded exactly one time."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from ..diagnostics import Diagnostic, SpecRootError, error
+from ..model import SourceFile
+
+# (directory, suffixes, recursive) of everything the loader parses.
+PARSED_AREAS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
+    ("asl", (".asl",), True),
+    ("tests/asl", (".asl",), True),
+    ("docs/status/decisions", (".md",), False),
+    ("spec", (".json",), True),
+    ("translations", (".json",), True),
+    ("examples", (".json", ".yaml", ".yml"), True),
+)
+ROOT_FILES = ("specification.toml",)
+
+
+def unsafe_path_reason(rel: str) -> str | None:
+    """Why a path written inside a record may not be used, or None if it stays inside the spec root."""
+    if not isinstance(rel, str) or not rel:
+        return "empty path"
+    if "\\" in rel or "\x00" in rel:
+        return "path contains a backslash or NUL"
+    if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
+        return "absolute path"
+    if any(part == ".." for part in PurePosixPath(rel).parts):
+        return "path climbs out of the spec root with '..'"
+    return None
+
+
+@dataclass
+class SpecTree:
+    """The files of one spec root. ``read`` and ``sha256`` touch each file at most once."""
+
+    root: Path
+    files: dict[str, SourceFile] = field(default_factory=dict)
+    raw_hashes: dict[str, str | None] = field(default_factory=dict)  # path -> sha256, None if absent
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str]) -> SpecTree:
+        path = Path(root)
+        if not path.exists():
+            raise SpecRootError(f"spec root {str(root)!r} does not exist")
+        if not path.is_dir():
+            raise SpecRootError(f"spec root {str(root)!r} is not a directory")
+        tree = cls(path.resolve())
+        tree._scan()
+        return tree
+
+    # -- scanning -------------------------------------------------------------------------
+    def _scan(self) -> None:
+        for name in ROOT_FILES:
+            if (self.root / name).is_file():
+                self._load(name)
+        for area, suffixes, recursive in PARSED_AREAS:
+            base = self.root / area
+            if not base.is_dir():
+                continue
+            for rel in self._walk(base, recursive):
+                if rel.endswith(suffixes):
+                    self._load(rel)
+
+    def _walk(self, base: Path, recursive: bool) -> list[str]:
+        found: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+            dirnames.sort()
+            for name in sorted(filenames):
+                full = Path(dirpath) / name
+                if full.is_symlink() and not self._inside(full):
+                    self.diagnostics.append(
+                        error(self._rel(full), 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
+                    )
+                    continue
+                found.append(self._rel(full))
+            if not recursive:
+                dirnames.clear()
+        return found
+
+    def _rel(self, full: Path) -> str:
+        return full.relative_to(self.root).as_posix()
+
+    def _inside(self, full: Path) -> bool:
+        try:
+            full.resolve().relative_to(self.root)
+            return True
+        except ValueError:
+            return False
+
+    def _load(self, rel: str) -> SourceFile | None:
+        try:
+            data = (self.root / rel).read_bytes()
+        except OSError as exc:
+            self.diagnostics.append(error(rel, 0, 0, "IO-READ", f"cannot read file: {exc.strerror or exc}"))
+            self.raw_hashes[rel] = None
+            return None
+        digest = hashlib.sha256(data).hexdigest()
+        self.raw_hashes[rel] = digest
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            self.diagnostics.append(
+                error(rel, line, col, "ENCODING", f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})")
+            )
+            return None
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        source = SourceFile(rel, digest, len(data), text)
+        self.files[rel] = source
+        return source
+
+    # -- access -----------------------------------------------------------------------------
+    def under(self, prefix: str) -> list[SourceFile]:
+        prefix = prefix.rstrip("/") + "/"
+        return [f for p, f in self.files.items() if p.startswith(prefix)]
+
+    def get(self, rel: str) -> SourceFile | None:
+        return self.files.get(rel)
+
+    def sha256(self, rel: str) -> str | None:
+        """sha256 of a file's raw bytes (read once, cached); None when absent or unsafe."""
+        if rel in self.raw_hashes:
+            return self.raw_hashes[rel]
+        if unsafe_path_reason(rel):
+            return None
+        full = self.root / rel
+        digest: str | None = None
+        if full.is_file() and self._inside(full):
+            try:
+                digest = hashlib.sha256(full.read_bytes()).hexdigest()
+            except OSError:
+                digest = None
+        self.raw_hashes[rel] = digest
+        return digest
+
+    def exists(self, rel: str) -> bool:
+        if rel in self.files:
+            return True
+        if unsafe_path_reason(rel):
+            return False
+        full = self.root / rel
+        return full.exists() and self._inside(full)
