@@ -219,22 +219,28 @@ def _catalog_projection_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnost
                 if isinstance(index, int) and position < len(records):
                     owners[index] = (unit, records[position])
         for index, entry in enumerate(entries):
-            line, _ = line_col_at(text, offset_of(text, [key, index]))
             owner = owners.pop(index, None)
+            if owner is None or thaw(entry) != _projected(surface, *owner):
+                line, _ = line_col_at(text, offset_of(text, [key, index]))
             if owner is None:
                 yield error(path, line, 1, "CATALOG-MISMATCH", f"{key}[{index}] has no owning unit record (catalog_indices)", f"/{key}/{index}")
                 continue
             unit, record = owner
-            projected = thaw(record)
-            if surface == "tile":
-                projected = {**projected, "classification": unit.classification[0] if unit.classification else None,
-                             "engine": unit.engine}
+            projected = _projected(surface, unit, record)
             if thaw(entry) != projected:
                 keys = sorted(k for k in set(projected) | set(thaw(entry)) if projected.get(k) != thaw(entry).get(k))
                 yield error(path, line, 1, "CATALOG-MISMATCH",
                             f"{key}[{index}] disagrees with the record in {unit.path} on {', '.join(keys)}", f"/{key}/{index}")
         for index, (unit, _record) in sorted(owners.items()):
             yield error(unit.path, unit.line, 1, "CATALOG-MISMATCH", f"catalog index {index} is missing from {path}", "/catalog_indices")
+
+
+def _projected(surface: str, unit: Unit, record: Mapping) -> dict:
+    projected = thaw(record)
+    if surface == "tile":
+        projected = {**projected, "classification": unit.classification[0] if unit.classification else None,
+                     "engine": unit.engine}
+    return projected
 
 
 # -- paths inside evidence ----------------------------------------------------------------------------

@@ -30,6 +30,8 @@ DOC_END = "// DOC-END: "
 NDF_ID = re.compile(r"PTO-[A-Z0-9]+(?:-[A-Z0-9]+)*\Z")
 DOC_NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 NDF_ATTR_KEYS = ("kind", "level", "layer", "status")
+# Upstream's longest record line is 26,070 characters; ten times that is a broken or hostile file.
+MAX_RECORD_CHARS = 262_144
 
 
 @dataclass
@@ -115,6 +117,10 @@ def scan_asl(path: str, text: str, kinds: tuple[str, ...]) -> AslScan:
         for kind, prefix in prefixes:
             if line.startswith(prefix):
                 col = len(prefix) + 1
+                if len(line) > MAX_RECORD_CHARS:
+                    diags.append(error(path, number, 1, "RECORD-TOO-LONG",
+                                       f"{kind} record line has {len(line):,} characters (limit {MAX_RECORD_CHARS:,})"))
+                    break
                 raw = RawRecord(kind, number, col, line[len(prefix):])
                 raw.data, diag = parse_record_json(path, number, col, raw.text, kind)
                 if diag:

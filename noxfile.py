@@ -1,0 +1,45 @@
+"""Developer sessions: nox -s tests | lint | docs | trace | bench."""
+
+from __future__ import annotations
+
+import os
+
+import nox
+
+nox.options.sessions = ["lint", "tests"]
+nox.options.reuse_existing_virtualenvs = True
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole test suite (browser tests need Debian's chromium at /usr/bin/chromium)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    session.install("ruff")
+    session.run("ruff", "check", "pto_docs", "tests", "benchmarks", "noxfile.py")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the bilingual site from catalog/ into site/, strictly."""
+    session.install("-e", ".")
+    session.run("mkdocs", "build", "--strict")
+
+
+@nox.session
+def trace(session: nox.Session) -> None:
+    """Run the traceability gate on catalog/ (or on the tree given after --)."""
+    session.install("-e", ".")
+    session.run("pto-docs", "trace", *(session.posargs or ["catalog", "--check"]))
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks only (never run as tests). Set PTO_SPEC_CHECKOUT for the real-tree figures."""
+    session.install("-e", ".")
+    env = {k: v for k, v in os.environ.items() if k == "PTO_SPEC_CHECKOUT"}
+    session.run("python", "benchmarks/run.py", *session.posargs, env=env)
