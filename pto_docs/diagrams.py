@@ -16,10 +16,10 @@ from .encoding import CONSTANT, UNSPECIFIED, EncodingItem, EncodingWord
 CELL = 22  # px per bit
 MARGIN = 6
 NUM_H = 14  # bit-number row above each lane
-BOX_H = 60
+BOX_H = 64
 LANE_GAP = 8
 LABEL_PX = 11
-CHAR_W = 7  # generous monospace advance at LABEL_PX (0.6 em rounded up)
+CHAR_W10 = 67  # ten times the monospace advance at LABEL_PX (0.6 em, rounded up)
 DIGIT_PX = 11
 NUM_PX = 9
 
@@ -48,13 +48,15 @@ def _caption(item: EncodingItem) -> str:
     return f"{item.name} {item.bit_range}: {item.value}"
 
 
-def _fit(text: str, room_px: int) -> str | None:
-    """``text`` if it fits ``room_px``, else a truncation ending in an ellipsis, else None."""
-    chars = room_px // CHAR_W
-    if len(text) <= chars:
-        return text
-    if chars >= 2:
-        return text[: chars - 1] + "\u2026"
+def _fit(text: str, room_px: int, suffix: str = "") -> str | None:
+    """``text + suffix`` if it fits ``room_px``, else ``text`` truncated with an ellipsis (the suffix, a fixed
+    value such as ``=0``, is always kept), else None."""
+    chars = room_px * 10 // CHAR_W10
+    if len(text) + len(suffix) <= chars:
+        return text + suffix
+    keep = chars - len(suffix) - 1
+    if keep >= 1:
+        return text[:keep] + "\u2026" + suffix
     return None
 
 
@@ -120,11 +122,10 @@ def _item(item: EncodingItem, msb: int, lsb: int, x: int, y0: int) -> list[str]:
             dx = x + k * CELL + CELL // 2
             parts.append(f'<text class="pto-reg-digit" x="{dx}" y="{by + BOX_H // 2 + 4}" font-size="{DIGIT_PX}" '
                          f'text-anchor="middle" fill="#111111">{_esc(digit)}</text>')
+    elif item.kind == UNSPECIFIED:
+        parts.append(_label("\u2014", "", x, by, w))
     else:
-        text = item.name if item.kind != UNSPECIFIED else "\u2014"
-        if item.fixed:
-            text = f"{item.name}={_short_value(item)}"
-        parts.append(_label(text, x, by, w))
+        parts.append(_label(item.name, f"={_short_value(item)}" if item.fixed else "", x, by, w))
     parts.append("</g>")
     return parts
 
@@ -134,12 +135,13 @@ def _num(bit: int, cx: int, y0: int) -> str:
             f'fill="#555555">{bit}</text>')
 
 
-def _label(text: str, x: int, by: int, w: int) -> str:
+def _label(text: str, suffix: str, x: int, by: int, w: int) -> str:
+    """Horizontal when the whole label fits (or the box is wide), else rotated; truncated with the suffix kept."""
     cx, cy = x + w // 2, by + BOX_H // 2
     common = f'class="pto-reg-label" font-size="{LABEL_PX}" text-anchor="middle" fill="#111111"'
-    fitted = _fit(text, w - 4)
-    if fitted == text or (fitted is not None and w >= 4 * CELL):
-        return f'<text {common} x="{cx}" y="{cy + 4}">{_esc(fitted)}</text>'
-    rotated = _fit(text, BOX_H - 6) or text[:1]
-    # rotate -90 degrees about the box centre; the baseline shift keeps the glyphs centred in narrow boxes
-    return (f'<text {common} x="{cx}" y="{cy + 4}" transform="rotate(-90 {cx} {cy})">{_esc(rotated)}</text>')
+    flat = _fit(text, w - 4, suffix)
+    if flat == text + suffix or (flat is not None and w >= 4 * CELL):
+        return f'<text {common} x="{cx}" y="{cy + 4}">{_esc(flat)}</text>'
+    rotated = _fit(text, BOX_H - 6, suffix) or (text + suffix)[: (BOX_H - 6) * 10 // CHAR_W10]
+    # rotated -90 degrees about the box centre; the +4 baseline shift then centres the glyphs horizontally
+    return f'<text {common} x="{cx}" y="{cy + 4}" transform="rotate(-90 {cx} {cy})">{_esc(rotated)}</text>'

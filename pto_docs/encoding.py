@@ -190,7 +190,7 @@ def _word_items(width: int, offset: int, mask: int, match: int, fields: list[dic
     # Per word-local bit: (kind, key) where key identifies the run; fields win over the mask.
     slots: list[tuple[str, Any] | None] = [None] * width
     for fi, field in enumerate(fields):
-        for p, (lsb, vlsb, pw) in enumerate(field["pieces"]):
+        for p, (lsb, _vlsb, pw) in enumerate(field["pieces"]):
             for bit in range(max(lsb, offset), min(lsb + pw, offset + width)):
                 if slots[bit - offset] is None:
                     slots[bit - offset] = (FIELD, (fi, p))

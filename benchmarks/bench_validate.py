@@ -1,0 +1,40 @@
+"""Benchmark: the whole `pto-docs validate` run on a spec tree (not a test)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def wall(cmd: list[str], runs: int = 3, cwd: Path = REPO) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> list[dict]:
+    figures = []
+    trees = [("catalog", REPO / "catalog")]
+    if os.environ.get("PTO_SPEC_CHECKOUT"):
+        trees.append(("pto-spec", Path(os.environ["PTO_SPEC_CHECKOUT"])))
+    # Baseline in the same run: interpreter start-up plus importing the package (the floor of any CLI run).
+    floor = wall([sys.executable, "-c", "import pto_docs.load, pto_docs.executor"])
+    for name, root in trees:
+        seconds = wall([sys.executable, "-m", "pto_docs.cli", "validate", str(root)])
+        figures.append({"benchmark": f"validate {name}", "seconds": round(seconds, 3), "target_seconds": 5.0,
+                        "baseline": "python start-up + imports", "baseline_seconds": round(floor, 3),
+                        "ratio": round(seconds / floor, 2)})
+        print(f"validate {name}: {seconds:.2f} s (target <= 5 s; {seconds / floor:.1f}x start-up+imports {floor:.2f} s)")
+    return figures
+
+
+if __name__ == "__main__":
+    main()
