@@ -161,7 +161,8 @@ def decode(bits: np.ndarray, dt: DataType) -> np.ndarray:
     """Raw bits (uint64 carrier) -> float64 values (exact)."""
     b = np.asarray(bits, dtype=np.uint64)
     narrow = b.astype(_UINT[dt.bits])
-    return narrow.view(_FLOAT_VIEW[dt.name]).astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        return narrow.view(_FLOAT_VIEW[dt.name]).astype(np.float64)
 
 
 def classify(bits: np.ndarray, dt: DataType) -> dict[str, np.ndarray]:
@@ -218,7 +219,8 @@ def round_to_format(values: np.ndarray, dt: DataType, inexact_in=None, overflow_
     if dt.name == "FP64":
         r = np.where(fin, a, 0.0)
         nx = (inexact_in & fin) | ovin
-        tiny = fin & (r != 0) & (r < 2.0 ** -1022)
+        # an inexact zero result came from a nonzero exact value: it is tiny too
+        tiny = fin & (r < 2.0 ** -1022) & ((r != 0) | nx)
         uf = tiny & nx
         of = ovin
         out = np.where(sign, -r, r)

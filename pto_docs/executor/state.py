@@ -150,6 +150,8 @@ class TileFile:
         return self.tiles.get(index)
 
     def snapshot(self) -> "TileFile":
+        # Published Tile objects are never mutated in place (every operation
+        # publishes a fresh destination), so a shallow copy is a true snapshot.
         other = TileFile()
-        other.tiles = {i: t.clone() for i, t in self.tiles.items()}
+        other.tiles = dict(self.tiles)
         return other

@@ -1,0 +1,184 @@
+"""Order of effects shared by every operation.
+
+1. PE_MASK 0000 is a strict no-op (before any read, fault or effect).
+2. Complete preflight: type set, source allocation/kind/definedness/encoding,
+   shapes, operation rules, B.DIM geometry, destination capacity.  A fault
+   raises :class:`TileFault` here and nothing has changed.
+3. Snapshot every source payload (an aliasing destination reads old values).
+4. Compute the valid region (vectorised).
+5. Pad the rest of the physical destination (Zero / Max / Min / Null).
+6. Publish payload, definedness and status flags together.
+
+Upstream: asl/tile/model/execution/elementwise.asl (ExecuteTileBinary),
+unary.asl, reduction.asl, expansion.asl, comparison.asl,
+definedness/elements.asl (TileWithPadding, TilePadValueForDataType),
+block/model/dispatch/destination-shape.asl (allocation faults).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import dtypes, state
+from .bundle import Bundle
+from .faults import allocation, legality
+from .flags import Flags
+from .registry import OPS, OpSpec
+from .state import Tile, TileFile
+
+
+@dataclass
+class Plan:
+    spec: OpSpec
+    sources: list[Tile]
+    destination: Tile  # descriptor of the result (payload filled later)
+    new_allocation: bool
+
+
+# ------------------------------------------------------------ preflight
+
+def source_tile(tf: TileFile, index: int, role: str = "source") -> Tile:
+    t = tf.get(index)
+    if t is None:
+        raise legality(f"{role} T{index} is not allocated")
+    return t
+
+
+def require_numeric(t: Tile, role: str = "source"):
+    if t.kind != state.NUMERIC:
+        raise legality(f"{role} T{t.index} is a predicate tile, a numeric tile is required")
+
+
+def require_defined(t: Tile, role: str = "source"):
+    if not t.contents_defined():
+        rows, cols = np.nonzero(~t.defined[t.valid_slice])
+        raise legality(f"{role} T{t.index} element [{rows[0]},{cols[0]}] of the valid region is undefined")
+
+
+def require_encodings(t: Tile, role: str = "source"):
+    dt = t.dt
+    if dt.is_float and dt.low_zero_bits:
+        ok = dtypes.encoding_valid(t.valid_bits(), dt)
+        if not ok.all():
+            rows, cols = np.nonzero(~ok)
+            raise legality(f"{role} T{t.index} element [{rows[0]},{cols[0]}] is not a valid "
+                           f"{dt.name} encoding (low {dt.low_zero_bits} bits must be zero)")
+
+
+def require_type(spec: OpSpec, data_type: str, role: str = "DataType"):
+    if data_type not in spec.data_types:
+        raise legality(f"unsupported {role} {data_type} for {spec.mnemonic} "
+                       f"(accepted: {', '.join(spec.data_types)})")
+
+
+def same_shape(a: Tile, b: Tile, what: str, physical: bool = True, dtype: bool = True):
+    if physical and (a.rows, a.columns) != (b.rows, b.columns):
+        raise legality(f"{what}: physical shape {a.rows}x{a.columns} of T{a.index} does not match "
+                       f"{b.rows}x{b.columns} of T{b.index}")
+    if (a.valid_rows, a.valid_columns) != (b.valid_rows, b.valid_columns):
+        raise legality(f"{what}: valid shape {a.valid_rows}x{a.valid_columns} of T{a.index} does "
+                       f"not match {b.valid_rows}x{b.valid_columns} of T{b.index}")
+    if a.layout != b.layout:
+        raise legality(f"{what}: layouts differ")
+    if dtype and a.data_type != b.data_type:
+        raise legality(f"{what}: data type {a.data_type} of T{a.index} does not match "
+                       f"{b.data_type} of T{b.index}")
+
+
+def new_destination(tf: TileFile, index: int, bundle: Bundle, data_type: str, columns: int,
+                    valid_rows: int, valid_columns: int, capacity: int, min_rows: int,
+                    exact_rows: int | None = None, kind: str = state.NUMERIC,
+                    rows: int | None = None) -> Tile:
+    """Allocate a renamed Local destination (faults: Fault_TileAllocation)."""
+    if not state.capacity_is_legal(capacity):
+        raise allocation(f"destination TSize {capacity} is not a legal Local tile capacity")
+    if kind == state.PREDICATE:
+        if state.predicate_storage_bytes(rows, columns) > capacity:
+            raise allocation(f"destination TSize {capacity} cannot hold {rows}x{columns} predicate bits")
+        prow = rows
+    else:
+        prow = state.derived_rows(capacity, columns, dtypes.get(data_type))
+        if prow == 0 or prow < min_rows or (exact_rows is not None and prow != exact_rows):
+            need = exact_rows if exact_rows is not None else min_rows
+            raise allocation(f"destination TSize {capacity} does not give {need} row(s) of "
+                             f"{columns} {data_type} columns")
+    charge = state.popcount4(bundle.pe_mask) * capacity
+    in_use = tf.capacity_in_use(excluding=index)
+    if in_use + charge > state.TILE_CAPACITY_LIMIT_BYTES:
+        raise allocation(f"tile capacity exhausted: {in_use} bytes in use + {charge} requested "
+                         f"> {state.TILE_CAPACITY_LIMIT_BYTES}")
+    return Tile(index, capacity, prow, columns, valid_rows, valid_columns, data_type, kind=kind,
+                allocation_mask=bundle.pe_mask)
+
+
+def check_dims(bundle: Bundle, subject: Tile, what: str):
+    """B.DIM (from bundle text) must describe ``subject``'s geometry."""
+    if not bundle.dims_given:
+        return
+    if bundle.lb0 is None:
+        raise legality("missing B.DIM LB0: ValidCol is required")
+    for name, v in (("LB0", bundle.lb0), ("LB1", bundle.lb1), ("LB2", bundle.lb2)):
+        if v is not None and v == 0:
+            raise legality(f"B.DIM {name}=0: an explicitly present dimension must be nonzero")
+    vc = bundle.lb0
+    vr = bundle.lb1 if bundle.lb1 is not None else 1
+    col = bundle.lb2 if bundle.lb2 is not None else vc
+    if (subject.valid_rows, subject.valid_columns, subject.columns) != (vr, vc, col):
+        raise legality(f"B.DIM geometry ValidRow={vr} ValidCol={vc} Col={col} does not match the "
+                       f"{what} T{subject.index} ({subject.valid_rows}x{subject.valid_columns} "
+                       f"valid, {subject.columns} columns)")
+
+
+# -------------------------------------------------------------- padding
+
+def pad_bits(dt_name: str, pad: str, kind: str) -> int:
+    if kind == state.PREDICATE:
+        return 1 if pad == "Max" else 0
+    dt = dtypes.get(dt_name)
+    if pad == "Max":
+        return dt.pad_max
+    if pad == "Min":
+        return dt.pad_min
+    return 0
+
+
+def publish_tile(dest: Tile, valid_bits: np.ndarray, pad: str) -> Tile:
+    """Build the complete destination: valid region, then physical padding."""
+    bits = np.full((dest.rows, dest.columns), np.uint64(pad_bits(dest.data_type, pad, dest.kind)),
+                   np.uint64)
+    defined = np.full((dest.rows, dest.columns), pad != "Null", bool)
+    if pad == "Null":
+        bits[:] = 0
+    vr, vc = dest.valid_rows, dest.valid_columns
+    bits[:vr, :vc] = valid_bits
+    defined[:vr, :vc] = True
+    dest.bits = bits
+    dest.defined = defined
+    return dest
+
+
+# ------------------------------------------------------------ execution
+
+def execute(tf: TileFile, bundle: Bundle, mnemonic: str, destination: int,
+            sources: list[int], dst_capacity: int | None = None,
+            bundle_type: str | None = None) -> tuple[TileFile, Flags, bool]:
+    """Run one operation; returns (new state, flags, executed)."""
+    from . import ops_elementwise, ops_reduce_expand
+
+    if bundle.pe_mask == "0000":
+        return tf, Flags(), False
+    spec = OPS[mnemonic]
+    module = ops_elementwise if spec.kind in ops_elementwise.KINDS else ops_reduce_expand
+    plan = module.prepare(spec, tf, bundle, destination, sources, dst_capacity)
+    if bundle_type is not None and bundle_type != module.bundle_type(plan):
+        raise legality(f"BSTART DataType {bundle_type} does not match the source data type "
+                       f"{module.bundle_type(plan)}")
+    snapshots = [t.bits.copy() for t in plan.sources]
+    valid_bits, flag_arrays = module.compute(plan, snapshots, bundle)
+    dest = publish_tile(plan.destination, valid_bits, bundle.effective_pad)
+    out = tf.snapshot()
+    out.tiles[destination] = dest
+    flags = Flags().add(**flag_arrays)
+    return out, flags, True
