@@ -32,12 +32,14 @@ class WorkedExample:
         return canonical_json(thaw(self.case))
 
 
-def _run(case: dict) -> tuple[dict | None, str | None]:
+def run_example_case(case: dict) -> tuple[dict | None, str | None]:
     from .executor import CaseError, run_case
     try:
         result = run_case(case)
     except CaseError as exc:
-        return None, f"{exc} (at {getattr(exc, 'pointer', '') or '/'})"
+        message = exc.message
+        pointer = getattr(exc, "pointer", "") or "/"
+        return None, message if "(at " in message else f"{message} (at {pointer})"
     return result, None
 
 
@@ -55,7 +57,7 @@ def worked_examples(catalog: Catalog) -> tuple[WorkedExample, ...]:
         for index, case in enumerate(default_cases(unit.mnemonic), start=1):
             case = dict(case)
             caption = dict(case.pop("caption", {}) or {})
-            result, problem = _run(case)
+            result, problem = run_example_case(case)
             out.append(WorkedExample(f"{unit.mnemonic}/default-{index}", unit.mnemonic, unit.id, "default", None,
                                      freeze(case), freeze(caption), freeze(result) if result else None,
                                      result.get("digest") if result else None, problem))
@@ -65,7 +67,7 @@ def worked_examples(catalog: Catalog) -> tuple[WorkedExample, ...]:
         caption = case.pop("caption", {}) or {}
         if unit is None:
             continue
-        result, problem = _run(thaw(example.case))
+        result, problem = run_example_case(thaw(example.case))
         out.append(WorkedExample(f"{example.instruction}/{example.name}", example.instruction, unit.id, "catalog",
                                  example.path, freeze(case), freeze(caption),
                                  freeze(result) if result else None, result.get("digest") if result else None, problem))

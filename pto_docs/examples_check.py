@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .diagnostics import Diagnostic, warning
+from .diagnostics import Diagnostic, error, warning
 from .model import Catalog, Unit
 
 DATATYPE_SENTENCE = re.compile(r"\bDataType is one of ([A-Z0-9, ]+?(?:,? or [A-Z0-9]+)?)\.")
@@ -33,14 +33,49 @@ def consistency_diagnostics(catalog: Catalog) -> list[Diagnostic]:
     for unit in catalog.instructions:
         if unit.surface == "tile" and unit.mnemonic in supported:
             diags.extend(_check_unit(unit, accepted_data_types(unit.mnemonic), check_bundle))
+    diags.extend(_check_authored_examples(catalog, supported))
     return diags
+
+
+def _check_authored_examples(catalog: Catalog, supported: frozenset[str]) -> list[Diagnostic]:
+    """A catalog-authored worked example must be a well-formed case of an instruction the model runs."""
+    from .examples import run_example_case
+    from .frozen import thaw
+    diags = []
+    for example in catalog.examples:
+        if example.instruction not in supported:
+            diags.append(warning(example.path, 1, 1, "EXAMPLE-UNSUPPORTED",
+                                 f"the reference executor does not model {example.instruction}; the example is not shown",
+                                 "/execute/instruction"))
+            continue
+        _result, problem = run_example_case(thaw(example.case))
+        if problem:
+            diags.append(error(example.path, 1, 1, "EXAMPLE-CASE", f"worked example is not a valid case: {problem}"))
+    return diags
+
+
+SYMBOLIC_TYPE = re.compile(r"unknown data type ([A-Za-z]*DataType)$")
+FORMAT_NAME = re.compile(r"unknown data type ([A-Z][A-Z0-9]*)$")
+
+
+def _example_problems(example: str, check_bundle) -> list[str]:
+    """Contract examples may name the data type symbolically (DataType, SrcDataType); anything else must be real."""
+    problems = []
+    for problem in check_bundle(example, data_type_symbolic_ok=False):
+        if SYMBOLIC_TYPE.match(problem):
+            continue
+        match = FORMAT_NAME.match(problem)
+        if match:
+            problem = f"data type {match.group(1)} is not one of the 16 types the reference model defines"
+        problems.append(problem)
+    return problems
 
 
 def _check_unit(unit: Unit, accepted: tuple[str, ...], check_bundle) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     contract = unit.contract
     for index, example in enumerate(contract.get("examples", ())):
-        for problem in check_bundle(example, data_type_symbolic_ok=True):
+        for problem in _example_problems(example, check_bundle):
             diags.append(warning(unit.path, unit.line, 1, "EXAMPLE-ILLEGAL",
                                  f"{unit.mnemonic} contract example is illegal in the reference model: {problem}",
                                  f"/contract/examples/{index}"))

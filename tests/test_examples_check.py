@@ -1,0 +1,68 @@
+"""Contract prose and examples are checked against the reference executor (warnings; errors under --strict)."""
+
+from __future__ import annotations
+
+import json
+
+from pto_docs.cli import main
+from tests import spec_factory as sf
+
+TADD_PATH = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"
+ALL16 = "FP64, FP32, TF32, HF32, FP16, BF16, E4M3, E5M2, S64, S32, S16, S8, U64, U32, U16, or U8"
+
+
+def tadd_tree(tmp_path, legality: str, example: str):
+    root = sf.make_tree(tmp_path)
+    (root / sf.UNIT_PATH).unlink()
+    (root / sf.TEST_PATH).unlink()
+    record = sf.instruction_record()
+    record.update(id="PTO-TILE-TADD", mnemonic="TADD", summary="Add two tiles.")
+    record["catalog_records"][0]["name"] = "TADD"
+    record["block"] = ["BSTART.VEC TADD, DataType", "B.DIM LB0=ValidCol", "B.IOT SrcLeft, SrcRight, mask=PE_MASK, <last>, ->DstTile<TSize>", "BSTOP"]
+    record["contract"]["legality"] = [legality]
+    record["contract"]["examples"] = [example]
+    text = sf.unit_text(record).replace("TDEMO", "TADD")
+    sf.write(root, TADD_PATH, text)
+    test = sf.test_record(path_source=TADD_PATH, requirements=["PTO-INST-TILE-TADD"], test_id="PTO-AVS-TILE-TADD-BASIC-001")
+    sf.write(root, "tests/asl/tile/elementwise-tile-tile/arithmetic/TADD/tile-exec-tadd-basic-001.asl", sf.test_text(test))
+    model_test = sf.test_record(sf.MODEL_PATH, ["PTO-TADD-CONTRACT-001"], "PTO-AVS-TILE-DEMO-STATE-STATIC-001")
+    sf.write(root, sf.MODEL_TEST_PATH, sf.test_text(model_test))
+    front = sf.adr_front()
+    front["affected_ndf"] = ["PTO-TADD-CONTRACT-001"]
+    front["affected_units"] = ["PTO-TILE-TADD"]
+    sf.write(root, sf.ADR_PATH, sf.adr_text(front))
+    return root
+
+
+GOOD_EXAMPLE = "BSTART.VEC TADD, FP16; B.DIM LB0=ValidCol; B.IOT SrcLeft, SrcRight, mask=PE_MASK, <last>, ->DstTile<TSize>; BSTOP"
+
+
+def test_consistent_unit_is_clean(tmp_path, capsys):
+    root = tadd_tree(tmp_path, f"DataType is one of {ALL16}.", GOOD_EXAMPLE)
+    assert main(["validate", str(root), "--strict"]) == 0, capsys.readouterr().err
+
+
+def test_prose_data_types_that_disagree_with_the_model(tmp_path, capsys):
+    root = tadd_tree(tmp_path, "DataType is one of S32, U32, FP32, S16, U16, FP16, or BF16.", GOOD_EXAMPLE)
+    assert main(["validate", str(root)]) == 0
+    err = capsys.readouterr().err
+    line = next(ln for ln in err.splitlines() if "DATATYPE-PROSE" in ln)
+    assert line.startswith(f"{TADD_PATH}:1:1: warning[DATATYPE-PROSE]")
+    assert "FP64" in line and line.endswith("(at /contract/legality/0)")
+    assert main(["validate", str(root), "--strict"]) == 1
+
+
+def test_illegal_contract_example(tmp_path, capsys):
+    root = tadd_tree(tmp_path, f"DataType is one of {ALL16}.", GOOD_EXAMPLE.replace("FP16", "QQ9"))
+    main(["validate", str(root), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    codes = [(d["code"], d["pointer"]) for d in doc["diagnostics"]]
+    assert ("EXAMPLE-ILLEGAL", "/contract/examples/0") in codes
+
+
+def test_malformed_authored_example_is_an_error(tmp_path, capsys):
+    root = tadd_tree(tmp_path, f"DataType is one of {ALL16}.", GOOD_EXAMPLE)
+    sf.write(root, "examples/TADD/broken.json", json.dumps({"tiles": {}, "execute": {"instruction": "TADD", "destination": 1,
+                                                                                        "sources": [0, 0]}, "colour": 1}))
+    assert main(["validate", str(root)]) == 1
+    assert "examples/TADD/broken.json:1:1: error[EXAMPLE-CASE]" in capsys.readouterr().err
