@@ -6,7 +6,10 @@ import argparse
 from typing import TextIO
 
 # (command name, module, description); modules define add_arguments(parser) and run(args, out, err) -> int
-COMMANDS: list[tuple[str, str, str]] = []
+COMMANDS: list[tuple[str, str, str]] = [
+    ("build", "pto_docs.commands.build_cmd", "build the bilingual MkDocs site (same as mkdocs build --strict)"),
+]
+COMMANDS.append(("trace", "pto_docs.commands.trace_cmd", "traceability report and release gate (hashes, coverage, suspect links)"))
 
 
 def register_more(sub: argparse._SubParsersAction) -> None:

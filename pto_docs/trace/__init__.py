@@ -1,0 +1,9 @@
+"""Traceability: recorded vs actual hashes, coverage, suspect links, the release gate and its report."""
+
+from __future__ import annotations
+
+from .markdown import report_markdown
+from .report import build_report, report_bytes
+from .run import run_gate
+
+__all__ = ["build_report", "report_bytes", "report_markdown", "run_gate"]

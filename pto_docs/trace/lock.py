@@ -1,0 +1,118 @@
+"""The review lock (``pto-docs.review-lock.v1``): the reviewed hash of both ends of every link.
+
+It lives in the spec tree as ``pto-docs.review-lock.json``, written as sorted, indent-2 JSON so a
+review shows as a readable diff. ``pto-docs trace --stamp`` writes it; ``--check`` compares with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LOCK_NAME = "pto-docs.review-lock.json"
+LOCK_SCHEMA = "pto-docs.review-lock.v1"
+ITEM_KINDS = ("units", "requirements", "tests", "adrs", "translations")
+
+
+class LockError(Exception):
+    """The lock file exists but cannot be used (not JSON, wrong schema)."""
+
+
+@dataclass(frozen=True)
+class ReviewLock:
+    items: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict)
+    links: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    sha256: str | None = None  # of the lock file's bytes
+    recorders: tuple[str, ...] = ()  # release-evidence files present when it was stamped
+
+    def item(self, kind: str, ident: str) -> Mapping[str, Any] | None:
+        return self.items.get(kind, {}).get(ident)
+
+    def item_sha(self, kind: str, ident: str) -> str | None:
+        entry = self.item(kind, ident)
+        return entry.get("sha256") if entry else None
+
+
+def lock_path(root: str | os.PathLike[str]) -> Path:
+    return Path(root) / LOCK_NAME
+
+
+def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
+    """The tree's review lock, None when there is none. Raises LockError (bad content) or OSError (I/O)."""
+    path = lock_path(root)
+    if not path.is_file():
+        return None
+    data = path.read_bytes()
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LockError(f"not valid UTF-8 JSON: {exc}") from None
+    problems = validate_lock(doc)
+    if problems:
+        raise LockError(problems[0])
+    import hashlib
+    return ReviewLock(doc["items"], doc["links"], hashlib.sha256(data).hexdigest(), tuple(doc.get("recorders", ())))
+
+
+def validate_lock(doc: Any) -> list[str]:
+    from ..schema_registry import validator
+    try:
+        errors = sorted(validator("review-lock").iter_errors(doc), key=lambda e: list(e.absolute_path))
+    except RecursionError:
+        return ["lock nests too deeply"]
+    out = []
+    for err in errors:
+        pointer = "/" + "/".join(str(p) for p in err.absolute_path)
+        out.append(f"{err.message} (at {pointer})")
+    return out
+
+
+def lock_text(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def write_lock(root: str | os.PathLike[str], doc: Mapping[str, Any]) -> Path:
+    path = lock_path(root)
+    atomic_write(path, lock_text(doc).encode("utf-8"))
+    return path
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write to a temporary file in the same directory, fsync it, then rename over the target.
+
+    A failure at any point leaves the previous file untouched and no temporary file behind.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.chmod(tmp, 0o644)
+        except OSError:
+            pass
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable where the platform allows it
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,154 @@
+"""report_markdown: the traceability report as a Markdown page (en or zh-CN) with coverage tables.
+
+Deterministic: the page is a pure function of the report and the locale. Long tables are cut at
+MAX_ROWS rows with a pointer to the JSON report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from .hashing import STATUSES
+
+MAX_ROWS = 200
+LOCALES = ("en", "zh-CN")
+
+
+@cache
+def labels(locale: str) -> Mapping[str, str]:
+    data = yaml.safe_load(resources.files("pto_docs.trace").joinpath("labels.yaml").read_text("utf-8"))
+    if locale not in data:
+        raise KeyError(f"no labels for locale {locale!r} (have {', '.join(sorted(data))})")
+    return {**data["en"], **data[locale]}
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    text = str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return text
+
+
+def _code(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    return "`" + str(value).replace("`", "'").replace("|", "\\|") + "`"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str, str]) -> list[str]:
+    rows = list(rows)
+    if not rows:
+        return [f"*{L['none']}*", ""]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    for row in rows[:MAX_ROWS]:
+        lines.append("| " + " | ".join(row) + " |")
+    if len(rows) > MAX_ROWS:
+        lines.append("")
+        lines.append(L["more"].format(n=len(rows) - MAX_ROWS))
+    lines.append("")
+    return lines
+
+
+def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
+    L = labels(locale)
+    s = report["summary"]
+    rel = report["release"]
+    out: list[str] = [f"# {L['title']} {rel['version']}", "", L["intro"], ""]
+    verdict = L["pass"] if s["verdict"] == "pass" else L["fail"]
+    out += _table([L["release"], L["value"]], [
+        [L["version"], _code(rel["version"])],
+        [L["status"], _cell(rel["status"])],
+        [L["commit"], _code(rel.get("commit"))],
+        [L["inputs_sha256"], _code(rel.get("inputs_sha256"))],
+        [L["verdict"], f"**{verdict}**"],
+        [L["errors"], str(s["findings"]["error"])],
+        [L["warnings"], str(s["findings"]["warning"])],
+    ], L)
+
+    out += [f"## {L['summary']}", ""]
+    recorded = s.get("recorded") or {}
+    rows = []
+    for key in ("unit_count", "documentation_page_count", "mnemonic_count", "requirement_count",
+                "executable_requirement_count", "test_count", "uncovered_unit_count",
+                "uncovered_executable_requirement_count", "mnemonic_semantic_gap_count", "adr_count",
+                "evidence_file_count", "translation_count", "worked_example_count"):
+        rec = recorded.get(key)
+        rows.append([L[key], str(s[key]), str(rec) if isinstance(rec, int) else "—"])
+    out += _table([L["item"], L["value"], L["recorded"]], rows, L)
+    agrees = s.get("agrees_with_recorded")
+    out += [f"{L['agrees']}: **{L['not_recorded'] if agrees is None else (L['answer_yes'] if agrees else L['answer_no'])}**", ""]
+
+    out += [f"## {L['hashes']}", ""]
+    out += _table([L["kind"], *(L[st] for st in STATUSES)],
+                  [[L[kind], *(str(counts[st]) for st in STATUSES)] for kind, counts in s["hashes"].items()], L)
+    out += [f"## {L['recorders']}", ""]
+    out += _table([L["recorder"], L["match"], L["stale"], L["recorded-only"]],
+                  [[_code(name), str(c["match"]), str(c["stale"]), str(c["recorded-only"])]
+                   for name, c in s["recorders"].items()], L)
+    out += [f"## {L['aggregates']}", ""]
+    out += _table([L["id"], L["status"], L["sha256_now"], L["sha256_recorded"]],
+                  [[_code(a["id"]), L.get(a["status"], a["status"]), _code(_short(a["sha256"])),
+                    _code(_short(a["recorded_sha256"]))] for a in report["aggregates"]], L)
+
+    cov = report["coverage"]
+    out += [f"## {L['coverage']}", ""]
+    out += [f"### {L['untested_units']}", ""]
+    out += _table([L["unit"]], [[_code(u)] for u in cov["untested_units"]], L)
+    out += [f"### {L['uncovered_executable_requirements']}", ""]
+    out += _table([L["requirement"]], [[_code(r)] for r in cov["uncovered_executable_requirements"]], L)
+    out += [f"### {L['unknown_requirement_references']}", ""]
+    out += _table([L["test"], L["requirement"], L["file"]],
+                  [[_code(e["test"]), _code(e["requirement"]), _code(e["path"])] for e in cov["unknown_requirement_references"]], L)
+    out += [f"### {L['unowned_requirements']}", ""]
+    out += _table([L["requirement"], L["owner"]],
+                  [[_code(e["requirement"]), _code(e["owner"])] for e in cov["unowned_requirements"]], L)
+    out += [f"### {L['adr_unknown_links']}", ""]
+    out += _table([L["adr"], L["field"], L["target"], L["file"]],
+                  [[_code(e["adr"]), _cell(e["field"]), _code(e["target"]), _code(e["path"])] for e in cov["adr_unknown_links"]], L)
+    out += [f"### {L['inactive_adrs_cited']}", ""]
+    out += _table([L["adr"], L["status"], L["cited_by"], L["file"]],
+                  [[_code(e["adr"]), _cell(e["adr_status"]), _code(e["cited_by"]), _code(e["path"])]
+                   for e in cov["inactive_adrs_cited"]], L)
+    out += [f"### {L['stale_translations']}", ""]
+    out += _table([L["translation"], L["status"], L["stale_strings"]],
+                  [[_code(t["id"]), L.get(t["status"], t["status"]), str(len(t["stale_pointers"]) + len(t["unresolved_pointers"]))]
+                   for t in report["translations"] if t["status"] != "match"], L)
+    out += [f"### {L['example_mismatches']}", ""]
+    out += _table([L["example"], L["now"], L["pinned"]],
+                  [[_code(e["key"]), _code(_short(e["sha256"])), _code(_short(e["recorded_sha256"]))]
+                   for e in report["examples"] if e["status"] == "stale"], L)
+
+    links = report["links"]
+    out += [f"## {L['links']}", ""]
+    if not links["stamped"]:
+        out += [L["links_unstamped"], ""]
+    else:
+        counts = links["counts"]
+        out += _table([L["link_status"], L["count"]],
+                      [[L[k], str(counts[k])] for k in ("clean", "suspect", "unstamped", "removed")], L)
+        out += _table([L["link"], L["status"], L["reasons"]],
+                      [[_code(p["id"]), L.get(p["status"], p["status"]), _cell("; ".join(p["reasons"]))]
+                       for p in links["problems"]], L) if links["problems"] else []
+        if links["coverage_suspect"]:
+            out += [f"### {L['coverage_suspect']}", ""]
+            out += _table([L["requirement"], L["test"], L["reason"]],
+                          [[_code(c["requirement"]), _code(c["test"]), _cell(c["reason"])] for c in links["coverage_suspect"]], L)
+
+    out += [f"## {L['findings']}", ""]
+    out += _table([L["severity"], L["code"], L["id"], L["file"], L["reason"]],
+                  [[L.get(f["severity"], f["severity"]), _code(f["code"]), _code(f["id"]), _code(f["path"]), _cell(f["message"])]
+                   for f in report["findings"]], L)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+
+
+def _short(sha: str | None) -> str | None:
+    return sha[:16] if isinstance(sha, str) else None

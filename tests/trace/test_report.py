@@ -1,0 +1,132 @@
+"""The report: byte-identical across runs and machines, written atomically, valid against its schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from pto_docs.load import load_catalog
+from pto_docs.schema_registry import validator
+from pto_docs.trace import build_report, report_bytes, report_markdown
+from pto_docs.trace.lock import LOCK_NAME, atomic_write
+
+from .conftest import codes
+
+
+def _errors(name: str, doc) -> list[str]:
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator(name).iter_errors(doc)]
+
+
+def test_two_runs_are_byte_identical_even_from_another_directory(traced, tmp_path, run_trace):
+    first, second, moved = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "c.json"
+    assert run_trace(traced, "--json", first)[0] == 0
+    assert run_trace(traced, "--json", second)[0] == 0
+    assert first.read_bytes() == second.read_bytes()
+    elsewhere = tmp_path / "elsewhere" / "tree"
+    shutil.copytree(traced, elsewhere)
+    assert run_trace(elsewhere, "--json", moved)[0] == 0
+    assert moved.read_bytes() == first.read_bytes()  # no machine paths in the report
+    data = first.read_bytes()
+    doc = json.loads(data)
+    assert data == (json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+    assert "date" not in doc["release"]
+
+
+def test_date_only_from_source_date_epoch(traced, tmp_path, run_trace, monkeypatch):
+    out = tmp_path / "r.json"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    assert run_trace(traced, "--json", out)[0] == 0
+    assert json.loads(out.read_text())["release"]["date"] == "2026-01-01"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    code, _out, err = run_trace(traced, "--json", out)
+    assert code == 2 and "SOURCE_DATE_EPOCH" in err
+
+
+def test_failed_write_leaves_previous_report_intact(traced, tmp_path, run_trace, monkeypatch):
+    out = tmp_path / "report.json"
+    assert run_trace(traced, "--json", out)[0] == 0
+    before = out.read_bytes()
+    (traced / "asl/tile/model/demo-state.asl").write_text("// changed\n")
+
+    def broken_fsync(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    code, _out, err = run_trace(traced, "--json", out)
+    assert code == 2 and "IO-WRITE" in err
+    assert out.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".report.json.")) == []
+    # an unusable spec root is an I/O problem too, and it never touches the report
+    monkeypatch.undo()
+    code, _out, err = run_trace(tmp_path / "no-such-tree", "--json", out)
+    assert code == 2 and out.read_bytes() == before
+
+
+def test_atomic_write_replaces_whole_file(tmp_path):
+    target = tmp_path / "x.json"
+    target.write_text("old\n")
+    atomic_write(target, b"new\n")
+    assert target.read_bytes() == b"new\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
+
+
+def test_report_and_lock_validate_against_their_schemas(traced, tmp_path, run_trace):
+    out = tmp_path / "r.json"
+    assert run_trace(traced, "--stamp", "--json", out)[0] == 0
+    assert _errors("traceability-report", json.loads(out.read_text())) == []
+    assert _errors("review-lock", json.loads((traced / LOCK_NAME).read_text())) == []
+    # and a report full of problems validates too
+    (traced / "tests/asl/tile/model/demo-state/tile-static-demo-state-001.asl").unlink()
+    (traced / "asl/tile/model/demo-state.asl").write_text((traced / "asl/tile/model/demo-state.asl").read_text() + "// x\n")
+    code, _out, _err = run_trace(traced, "--check", "--json", out)
+    assert code == 1
+    doc = json.loads(out.read_text())
+    assert _errors("traceability-report", doc) == []
+    assert doc["summary"]["verdict"] == "fail" and doc["summary"]["links"]["removed"] >= 1
+
+
+def test_report_lists_every_kind_with_statuses(traced):
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    assert {u["id"]: u["status"] for u in report["units"]} == {"PTO-TILE-TDEMO": "match", "PTO-TILE-MODEL-DEMO-STATE": "match"}
+    assert {r["id"]: r["status"] for r in report["requirements"]} == {"PTO-INST-TILE-TDEMO": "match",
+                                                                      "PTO-TDEMO-CONTRACT-001": "match"}
+    assert all(t["status"] == "match" for t in report["tests"])
+    assert report["translations"][0]["status"] == "match"
+    assert [a["status"] for a in report["aggregates"]] == ["match", "match"]
+    assert report["summary"]["agrees_with_recorded"] is True
+    assert report["summary"]["recorders"]["traceability.sources"] == {"match": 4, "stale": 0, "recorded-only": 0}
+
+
+def test_recorded_but_absent_file_is_recorded_only_not_a_crash(traced, run_trace):
+    trace = traced / "spec/evidence/release-traceability-readiness.json"
+    doc = json.loads(trace.read_text())
+    doc["sources"]["spec/evidence/instruction-contract-closure.json"] = "f" * 64
+    trace.write_text(json.dumps(doc, indent=2) + "\n")
+    code, _out, err = run_trace(traced)
+    assert code == 0, err
+    assert ("warning", "evidence-recorded-only", "spec/evidence/instruction-contract-closure.json") in codes(err)
+
+
+def test_markdown_in_both_languages(traced, run_trace, tmp_path):
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    en = report_markdown(report, "en")
+    zh = report_markdown(report, "zh-CN")
+    assert en.startswith("# Traceability report 0.1.0\n") and "| Units | 2 | 2 |" in en
+    assert zh.startswith("# 可追溯性报告 0.1.0\n") and "| 单元 | 2 | 2 |" in zh
+    assert report_markdown(report, "en") == en
+    page = tmp_path / "trace.zh-CN.md"
+    assert run_trace(traced, "--markdown", page, "--locale", "zh-CN")[0] == 0
+    assert page.read_text("utf-8") == zh
+    with pytest.raises(KeyError):
+        report_markdown(report, "fr")
+
+
+def test_report_bytes_is_canonical(traced):
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    assert report_bytes(report) == report_bytes(json.loads(report_bytes(report)))
