@@ -1,0 +1,68 @@
+"""One parsed catalog + renderer per spec tree state, shared by every language build in the process.
+
+Keyed by the spec root and a fingerprint of its files (path, size, mtime), so ``mkdocs serve`` reloads only
+after a change and the second language reuses the first language's catalog, executor results and SVGs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..load import LoadResult, load_catalog
+from .pages import SiteRenderer
+
+_CACHE: dict[str, tuple[str, BuildState]] = {}
+
+
+@dataclass
+class BuildState:
+    result: LoadResult
+    renderer: SiteRenderer | None
+    diagnostics: list = field(default_factory=list)
+
+
+def fingerprint(root: Path) -> str:
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git"))
+        for name in sorted(filenames):
+            full = os.path.join(dirpath, name)
+            try:
+                st = os.stat(full)
+            except OSError:
+                continue
+            digest.update(f"{full}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _examples(catalog) -> tuple:
+    try:
+        from ..examples import worked_examples
+        return tuple(worked_examples(catalog))
+    except ImportError:  # the executor is optional for the site
+        return ()
+
+
+def build_state(root: str | Path) -> BuildState:
+    """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors."""
+    path = Path(root).resolve()
+    key = str(path)
+    stamp = fingerprint(path)
+    cached = _CACHE.get(key)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    result = load_catalog(path)
+    diags = list(result.diagnostics)
+    try:
+        from ..examples_check import consistency_diagnostics
+        diags += consistency_diagnostics(result.catalog)
+    except ImportError:
+        pass
+    errors = [d for d in diags if d.is_error]
+    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog))
+    state = BuildState(result, renderer, diags)
+    _CACHE[key] = (stamp, state)
+    return state

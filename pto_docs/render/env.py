@@ -1,0 +1,49 @@
+"""The Jinja2 environment of page templates: autoescape on, StrictUndefined, Markdown-safe text filter."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup, escape
+
+# templates/ lives at the repository root beside pto_docs/ (editable install); see the report for wheels.
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
+
+
+@dataclass(frozen=True)
+class Prose:
+    """One English string of a record that a translation may replace: subject id + JSON pointer."""
+
+    subject: str
+    pointer: str
+    english: str
+
+
+def md_text(value: object) -> Markup:
+    """Text for a Markdown context (headings, link text): HTML-escaped, then Markdown specials backslashed."""
+    return Markup(_MD_SPECIAL.sub(r"\\\1", str(escape(str(value)))))
+
+
+def html_id(value: object) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(value)).strip("-") or "x"
+
+
+@lru_cache(maxsize=4)
+def environment(templates_dir: str | None = None) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir or str(TEMPLATES_DIR)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=True,
+    )
+    env.filters["md"] = md_text
+    env.filters["html_id"] = html_id
+    return env

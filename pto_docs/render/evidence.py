@@ -1,0 +1,59 @@
+"""Evidence index of a unit: its tests (with exact sources), the commit-scoped artifacts and its ADRs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ..model import Unit
+from . import routes
+from .fragments import plain_code
+from .sitedata import Artifact, SiteData
+
+
+@dataclass(frozen=True)
+class TestRow:
+    id: str
+    path: str
+    kind: str
+    summary: str
+    pass_condition: str
+    sha256: str
+    requirements: tuple[str, ...]
+    source: Markup
+
+
+@dataclass(frozen=True)
+class AdrRow:
+    id: str
+    title: str
+    status: str
+    path: str
+    sha256: str
+    href: str
+
+
+@dataclass(frozen=True)
+class EvidenceView:
+    tests: tuple[TestRow, ...]
+    artifacts: tuple[Artifact, ...]
+    adrs: tuple[AdrRow, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.tests) + len(self.artifacts) + len(self.adrs)
+
+
+def evidence_view(data: SiteData, unit: Unit, src: str) -> EvidenceView:
+    cat = data.catalog
+    tests = []
+    for tid in data.tests_of(unit):
+        t = cat.tests[tid]
+        tests.append(TestRow(t.id, t.path, t.kind, t.summary, t.pass_condition, t.file.sha256, t.requirements,
+                             plain_code(t.file.text.rstrip("\n"), "asl")))
+    adrs = []
+    for aid in data.adrs_of(unit):
+        a = cat.adrs[aid]
+        adrs.append(AdrRow(a.id, a.title, a.status, a.path, a.file.sha256, routes.relative(src, routes.adr_src(a.id))))
+    return EvidenceView(tuple(tests), data.artifacts, tuple(adrs))

@@ -1,0 +1,106 @@
+"""Worked examples as tables: input and output tiles (valid region vs padding), flags, fault and digest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..frozen import thaw
+from . import routes
+
+MAX_ROWS = 32
+MAX_COLS = 32
+FLAGS = ("NV", "DZ", "OF", "UF", "NX")
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    valid: bool
+    undefined: bool
+
+
+@dataclass(frozen=True)
+class TileTable:
+    name: str
+    data_type: str
+    rows: int
+    columns: int
+    valid_rows: int
+    valid_columns: int
+    grid: tuple[tuple[Cell, ...], ...]
+    truncated: bool
+
+
+@dataclass(frozen=True)
+class ExampleView:
+    key: str
+    name: str
+    caption: Mapping[str, str]
+    bundle_text: str
+    inputs: tuple[TileTable, ...]
+    outputs: tuple[TileTable, ...]
+    flags: tuple[tuple[str, bool], ...]
+    fault: str | None
+    message: str
+    digest: str | None
+    problem: str | None
+    file: str  # site path of the downloadable case JSON
+    case_json: str
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return repr(value)
+    return str(value)
+
+
+def _table(name: str, spec: Mapping[str, Any], key: str) -> TileTable:
+    rows, cols = _int(spec.get("rows"), 1), _int(spec.get("columns"), 1)
+    vr, vc = _int(spec.get("valid_rows"), rows), _int(spec.get("valid_columns"), cols)
+    values = spec.get(key) or []
+    grid = []
+    for r in range(min(rows, MAX_ROWS)):
+        line = values[r] if r < len(values) and isinstance(values[r], list) else []
+        cells = []
+        for c in range(min(cols, MAX_COLS)):
+            value = line[c] if c < len(line) else None
+            cells.append(Cell(_text(value), r < vr and c < vc, value is None))
+        grid.append(tuple(cells))
+    return TileTable(name, str(spec.get("data_type", "")), rows, cols, vr, vc, tuple(grid),
+                     rows > MAX_ROWS or cols > MAX_COLS)
+
+
+def example_views(examples: tuple) -> tuple[ExampleView, ...]:
+    out = []
+    for ex in examples:
+        case = thaw(ex.case)
+        result = thaw(ex.result) if ex.result else {}
+        tiles = case.get("tiles", {}) if isinstance(case.get("tiles"), Mapping) else {}
+        execute = case.get("execute", {}) if isinstance(case.get("execute"), Mapping) else {}
+        inputs = tuple(_table(f"T{i}", spec, "elements") for i, spec in sorted(tiles.items(), key=lambda kv: str(kv[0]))
+                       if isinstance(spec, Mapping))
+        outputs: list[TileTable] = []
+        dest = execute.get("destination")
+        result_tiles = result.get("tiles", {}) if isinstance(result.get("tiles"), Mapping) else {}
+        if dest is not None and str(dest) in result_tiles and result.get("status") == "ok":
+            outputs.append(_table(f"T{dest}", result_tiles[str(dest)], "values"))
+        flags_data = result.get("status_flags", {}) if isinstance(result.get("status_flags"), Mapping) else {}
+        name = ex.key.split("/", 1)[-1]
+        out.append(ExampleView(
+            key=ex.key, name=name, caption=dict(ex.caption or {}),
+            bundle_text=str(case.get("bundle_text", "")),
+            inputs=inputs, outputs=tuple(outputs),
+            flags=tuple((f, bool(flags_data.get(f))) for f in FLAGS),
+            fault=result.get("fault"), message=str(result.get("message", "")),
+            digest=ex.digest, problem=ex.problem,
+            file=routes.example_file(ex.instruction, name), case_json=ex.case_json,
+        ))
+    return tuple(out)

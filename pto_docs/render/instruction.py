@@ -1,0 +1,168 @@
+"""Page model of an instruction unit (plain data + pre-escaped fragments), built once for every language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from ..frozen import thaw
+from ..model import Unit
+from ..translate_keys import CONTRACT_PROSE
+from . import routes
+from .assembly import AssemblyView, assembly_view
+from .encoding_view import EncodingView, encoding_view
+from .env import Prose
+from .evidence import EvidenceView, evidence_view
+from .examples_view import ExampleView, example_views
+from .fragments import highlighted, json_block
+from .sitedata import SiteData
+
+
+@dataclass(frozen=True)
+class SymbolRow:
+    field: str
+    bits: str
+    signedness: str
+    role: Prose | None
+    zero: Prose | None
+
+
+@dataclass(frozen=True)
+class AslRegion:
+    name: str
+    path: str
+    start: int
+    end: int
+    html: Markup
+
+
+@dataclass(frozen=True)
+class NdfView:
+    id: str
+    kind: str
+    level: str
+    layer: str
+    status: str
+    body: str
+    path: str
+    line: int
+    end_line: int
+    source_sha256: str
+    clause_sha256: str
+
+
+@dataclass(frozen=True)
+class InstructionModel:
+    unit: Unit
+    src: str
+    summary: Prose
+    assembly: AssemblyView
+    symbols: tuple[SymbolRow, ...]
+    encoding: EncodingView
+    contract: Mapping[str, tuple[Prose, ...]]
+    contract_operands: tuple[tuple[str, Prose | None], ...]
+    examples: tuple[ExampleView, ...]
+    regions: tuple[AslRegion, ...]
+    full_asl: Markup
+    ndf: tuple[NdfView, ...]
+    evidence: EvidenceView
+    record_fields: int
+    record_json: Markup
+    trace_json: Markup
+    documentation: str | None
+    documentation_sha256: str | None
+
+
+def _escape_token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def symbol_rows(unit: Unit, encoding_forms: list[Mapping[str, Any]]) -> tuple[SymbolRow, ...]:
+    contract = unit.contract
+    operands = [o for o in contract.get("operands", ()) if isinstance(o, Mapping)]
+    role_of = {str(o.get("field")): (i, o.get("role")) for i, o in enumerate(operands)}
+    zeros = contract.get("field_zero_meanings", {}) or {}
+
+    def role(name: str) -> Prose | None:
+        index, text = role_of.get(name, (None, None))
+        return Prose(unit.id, f"/contract/operands/{index}/role", text) if isinstance(text, str) else None
+
+    def zero(name: str) -> Prose | None:
+        text = zeros.get(name)
+        pointer = "/contract/field_zero_meanings/" + _escape_token(name)
+        return Prose(unit.id, pointer, text) if isinstance(text, str) else None
+
+    rows: list[SymbolRow] = []
+    seen: set[str] = set()
+    for form in encoding_forms:
+        for field in form.get("fields", ()) or ():
+            name = str(field.get("name", ""))
+            if not name or name in seen:
+                continue
+            seen.add(name)
+            rows.append(SymbolRow(name, str(field.get("width", "")), str(field.get("signedness", "")) or "—",
+                                  role(name), zero(name)))
+    for operand in operands:
+        name = str(operand.get("field", ""))
+        if name and name not in seen:
+            seen.add(name)
+            rows.append(SymbolRow(name, "—", "—", role(name), zero(name)))
+    return tuple(rows)
+
+
+def _forms_for_symbols(data: SiteData, unit: Unit) -> list[Mapping[str, Any]]:
+    records = [r for r in unit.catalog_records if isinstance(r, Mapping)]
+    tile = [r for r in records if "command_mnemonic" in r]
+    if tile:
+        carrier = data.catalog.find_instruction(str(tile[0]["command_mnemonic"]), "block")
+        if carrier is not None:
+            return [r for r in carrier.catalog_records if isinstance(r, Mapping) and "fields" in r][:1]
+        return []
+    return [r for r in records if "fields" in r]
+
+
+def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
+    contract = unit.contract
+    prose: dict[str, tuple[Prose, ...]] = {}
+    for key in CONTRACT_PROSE:
+        items = contract.get(key, ()) or ()
+        prose[key] = tuple(Prose(unit.id, f"/contract/{key}/{i}", t) for i, t in enumerate(items) if isinstance(t, str))
+    zeros = contract.get("field_zero_meanings", {}) or {}
+    prose["field_zero_meanings"] = tuple(
+        Prose(unit.id, "/contract/field_zero_meanings/" + _escape_token(k), v) for k, v in zeros.items() if isinstance(v, str))
+    operands = tuple(
+        (str(o.get("field", "")), Prose(unit.id, f"/contract/operands/{i}/role", o["role"]) if isinstance(o.get("role"), str) else None)
+        for i, o in enumerate(contract.get("operands", ()) or ()) if isinstance(o, Mapping))
+    regions = tuple(
+        AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1, highlighted(r.text.rstrip("\n"), "asl", r.begin_line + 1))
+        for r in unit.regions if r.name in ("decode", "operation"))
+    src = routes.unit_src(unit)
+    trace = data.trace_row(unit)
+    documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
+    return InstructionModel(
+        unit=unit, src=src,
+        summary=Prose(unit.id, "/summary", unit.summary),
+        assembly=assembly_view(unit),
+        symbols=symbol_rows(unit, _forms_for_symbols(data, unit)),
+        encoding=encoding_view(data.catalog, unit),
+        contract=prose,
+        contract_operands=operands,
+        examples=example_views(data.examples.get(unit.id, ())),
+        regions=regions,
+        full_asl=highlighted(unit.file.text.rstrip("\n"), "asl", 1),
+        ndf=ndf_views(unit),
+        evidence=evidence_view(data, unit, src),
+        record_fields=len(unit.record),
+        record_json=json_block(thaw(unit.record)),
+        trace_json=json_block(trace),
+        documentation=documentation,
+        documentation_sha256=data.tree.sha256(documentation) if documentation else None,
+    )
+
+
+def ndf_views(unit: Unit) -> tuple[NdfView, ...]:
+    return tuple(NdfView(c.id, c.kind, c.level, c.layer, c.status, c.body, c.path, c.line, c.end_line,
+                         unit.file.sha256, c.clause_sha256) for c in unit.ndf)

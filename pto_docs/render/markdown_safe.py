@@ -1,0 +1,51 @@
+"""Author Markdown (ADR bodies) made safe to embed in a generated page: no raw HTML survives.
+
+Outside fenced code and code spans, '&' and '<' become entities, so Markdown structure (headings, lists, tables,
+emphasis, links) still renders but any HTML tag in the source shows as text. Headings are demoted below the
+page's own section heading and the document's H1 (repeated in the page title) is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markupsafe import Markup
+
+FENCE = re.compile(r"^\s*(```|~~~)")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+HEADING = re.compile(r"^(#{1,6})(\s)")
+UNSAFE_LINK = re.compile(r"\]\(\s*(?:javascript|data|vbscript):", re.I)
+
+
+def _escape_prose(line: str) -> str:
+    out, last = [], 0
+    for m in CODE_SPAN.finditer(line):
+        out.append(line[last:m.start()].replace("&", "&amp;").replace("<", "&lt;"))
+        out.append(m.group(0))
+        last = m.end()
+    out.append(line[last:].replace("&", "&amp;").replace("<", "&lt;"))
+    return UNSAFE_LINK.sub("](#", "".join(out))
+
+
+def safe_markdown(text: str, demote: int = 1, drop_h1: bool = True) -> Markup:
+    lines: list[str] = []
+    fenced = False
+    dropped = False
+    for line in text.split("\n"):
+        if FENCE.match(line):
+            fenced = not fenced
+            lines.append(line)
+            continue
+        if fenced:
+            lines.append(line)
+            continue
+        m = HEADING.match(line)
+        if m:
+            if drop_h1 and not dropped and len(m.group(1)) == 1:
+                dropped = True
+                continue
+            line = "#" * min(6, len(m.group(1)) + demote) + line[len(m.group(1)):]
+        lines.append(_escape_prose(line))
+    if fenced:
+        lines.append("```")
+    return Markup("\n".join(lines).strip("\n") + "\n")

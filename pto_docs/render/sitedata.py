@@ -1,0 +1,98 @@
+"""Facts about the whole tree that pages share, computed once per catalog (never per page)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..frozen import thaw
+from ..model import Catalog, Unit
+from ..sources.tree import SpecTree
+
+TRACEABILITY = "spec/evidence/release-traceability-readiness.json"
+# (evidence id, path, where its status lives) — the commit-scoped artifacts the upstream portal lists
+ARTIFACTS = (
+    ("PTO-EVIDENCE-RELEASE-TRACEABILITY", TRACEABILITY, ("summary", "status")),
+    ("PTO-EVIDENCE-INSTRUCTION-CONTRACT-CLOSURE", "spec/evidence/instruction-contract-closure.json", ("summary", "status")),
+    ("PTO-EVIDENCE-ARCHITECTURE-READINESS", "spec/evidence/architecture-readiness.json", ("summary", "status")),
+    ("PTO-EVIDENCE-RELEASE-GATE-READINESS", "spec/evidence/release-gate-readiness.json", ("summary", "status")),
+    ("PTO-EVIDENCE-RELEASE-MANIFEST", "spec/release-manifest.json", ("specification_status",)),
+)
+
+
+@dataclass(frozen=True)
+class Artifact:
+    id: str
+    path: str
+    status: str
+    sha256: str | None
+
+
+@dataclass
+class SiteData:
+    catalog: Catalog
+    tree: SpecTree
+    trace_units: dict[str, dict[str, Any]] = field(default_factory=dict)
+    artifacts: tuple[Artifact, ...] = ()
+    examples: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> WorkedExample tuple
+
+    @classmethod
+    def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = ()) -> SiteData:
+        data = cls(catalog, tree)
+        trace = catalog.json(TRACEABILITY)
+        if isinstance(trace, Mapping):
+            for row in trace.get("units", ()):
+                if isinstance(row, Mapping) and isinstance(row.get("id"), str):
+                    data.trace_units[row["id"]] = thaw(row)
+        data.artifacts = tuple(_artifact(catalog, tree, *spec) for spec in ARTIFACTS
+                               if tree.exists(spec[1]) or spec[1] in catalog.json_files)
+        grouped: dict[str, list] = {}
+        for example in examples:
+            grouped.setdefault(example.unit_id, []).append(example)
+        data.examples = {k: tuple(v) for k, v in grouped.items()}
+        return data
+
+    def trace_row(self, unit: Unit) -> dict[str, Any]:
+        """The traceability unit row: the tree's own when it has one, else derived from the catalog."""
+        if unit.id in self.trace_units:
+            return self.trace_units[unit.id]
+        cat = self.catalog
+        row: dict[str, Any] = {
+            "classification": list(unit.classification),
+            "id": unit.id,
+            "readiness_subjects": list(self.adrs_of(unit)),
+            "source": unit.path,
+            "surface": unit.surface,
+            "tests": list(cat.tests_by_unit.get(unit.id, ())),
+        }
+        if unit.is_instruction:
+            row["mnemonic"] = unit.mnemonic
+            row["instruction_contract"] = {"mnemonic": unit.mnemonic, "ndf_clause": unit.requirement_id}
+        return row
+
+    def tests_of(self, unit: Unit) -> tuple[str, ...]:
+        """Tests owned by the unit, plus the tests of every requirement it owns (as upstream)."""
+        cat = self.catalog
+        ids = set(cat.tests_by_unit.get(unit.id, ()))
+        row = self.trace_units.get(unit.id, {})
+        ids.update(t for t in row.get("tests", ()) + row.get("semantic_tests", ()) if t in cat.tests)
+        owned = [c.id for c in unit.ndf] + ([unit.requirement_id] if unit.requirement_id else [])
+        for rid in owned:
+            ids.update(cat.tests_by_requirement.get(rid, ()))
+        return tuple(sorted(ids))
+
+    def adrs_of(self, unit: Unit) -> tuple[str, ...]:
+        cat = self.catalog
+        ids = set(cat.adrs_by_unit.get(unit.id, ()))
+        for clause in unit.ndf:
+            ids.update(cat.adrs_by_ndf.get(clause.id, ()))
+        ids.update(a for a in self.trace_units.get(unit.id, {}).get("readiness_subjects", ()) if a in cat.adrs)
+        return tuple(sorted(ids))
+
+
+def _artifact(catalog: Catalog, tree: SpecTree, aid: str, path: str, status_at: tuple[str, ...]) -> Artifact:
+    node: Any = catalog.json(path)
+    for key in status_at:
+        node = node.get(key) if isinstance(node, Mapping) else None
+    return Artifact(aid, path, str(node) if node is not None else "", tree.sha256(path))

@@ -1,0 +1,49 @@
+"""Shared fixtures: one bilingual build of the embedded catalog per test session."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+# PTO_DOCS_TEST_SPEC_ROOT lets a developer point the site tests at another tree (default: catalog/).
+SPEC_ROOT = Path(os.environ.get("PTO_DOCS_TEST_SPEC_ROOT", REPO / "catalog"))
+SEED_PAGES = {
+    "TMUL": "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/",
+    "TSQRT": "instructions/tile/elementwise-tile-tile/transcendental/TSQRT/",
+    "TCOLEXPAND": "instructions/tile/reduce-and-expand/column-expansion/TCOLEXPAND/",
+}
+
+
+@pytest.fixture(scope="session")
+def loaded():
+    from pto_docs.load import load_catalog
+    return load_catalog(SPEC_ROOT)
+
+
+@pytest.fixture(scope="session")
+def renderer(loaded):
+    from pto_docs.render.build_state import _examples
+    from pto_docs.render.pages import SiteRenderer
+    return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    from pto_docs.commands import build_cmd
+
+    site = tmp_path_factory.mktemp("site")
+    args = type("Args", (), {"spec_root": str(SPEC_ROOT), "site_dir": str(site), "config_file": str(REPO / "mkdocs.yml"),
+                             "no_strict": False})()
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        rc = build_cmd.run(args, out, err)
+    finally:
+        os.chdir(cwd)
+    assert rc == 0, err.getvalue()
+    return site

@@ -1,0 +1,92 @@
+"""Headless Chromium on the built site: diagram, language switch, search, console, no outside requests."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import SEED_PAGES
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed")]
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.errors, pg.foreign = [], []
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("request", lambda r: pg.foreign.append(r.url) if not r.url.startswith(server) else None)
+    yield pg
+    context.close()
+
+
+@pytest.mark.parametrize("prefix", ["", "zh-CN/"])
+def test_tmul_diagram(page, server, prefix):
+    page.goto(server + prefix + SEED_PAGES["TMUL"])
+    svg = page.locator("svg.pto-reg").first
+    svg.wait_for()
+    assert svg.is_visible()
+    labels = svg.locator("text.pto-reg-label").evaluate_all("els => els.map(e => e.textContent)")
+    for name in ("DataType", "Mode", "Function"):
+        assert any(name in t for t in labels), labels
+    assert not page.errors and not page.foreign, (page.errors, page.foreign)
+
+
+def test_language_switch_lands_on_chinese_tmul(page, server):
+    page.goto(server + SEED_PAGES["TMUL"])
+    page.locator(".md-header__option .md-select").first.hover()
+    page.locator("a.pto-language-link[hreflang='zh-CN']").first.click()
+    page.wait_for_url("**/zh-CN/" + SEED_PAGES["TMUL"])
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    assert page.locator("h1").first.inner_text().strip().rstrip("¶") == "TMUL"
+    assert not page.errors and not page.foreign, (page.errors, page.foreign)
+
+
+@pytest.mark.parametrize("prefix", ["", "zh-CN/"])
+def test_search_finds_tsqrt(page, server, prefix):
+    page.goto(server + prefix)
+    page.wait_for_timeout(500)
+    page.keyboard.press("s")  # Material's search shortcut
+    page.locator("input.md-search__input").press_sequentially("TSQRT", delay=30)
+    page.locator(".md-search-result__item").first.wait_for(timeout=15000)
+    assert "TSQRT" in page.locator(".md-search-result").inner_text()
+    if prefix:  # a Chinese query on the Chinese site (jieba-segmented index)
+        box = page.locator("input.md-search__input")
+        box.fill("平方根")
+        box.press("End")
+        page.wait_for_function("document.querySelector('.md-search-result__meta').textContent.includes('平方根') || "
+                               "document.querySelectorAll('.md-search-result__item').length > 0", timeout=15000)
+        assert "TSQRT" in page.locator(".md-search-result").inner_text()
+    assert not page.errors and not page.foreign, (page.errors, page.foreign)

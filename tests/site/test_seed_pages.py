@@ -1,0 +1,107 @@
+"""Every element the three seed pages show is on our pages, in English and in Simplified Chinese.
+
+The goldens under tests/site/golden/ are the reviewed Markdown of the three pages; regenerate them only after
+reading the diff: PTO_DOCS_UPDATE_GOLDEN=1 python -m pytest tests/site/test_seed_pages.py
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+
+import pytest
+
+from pto_docs.i18n import labels
+
+GOLDEN = Path(__file__).parent / "golden"
+LOCALES = ("en", "zh-CN")
+
+# Section headings (label keys) in page order.
+SECTIONS = (("instruction.hla_title", "assembly"), ("instruction.bundle_title", "bundle"),
+            ("instruction.symbols_title", "assembler-symbols"), ("instruction.encoding_title", "encoding"),
+            ("instruction.contract_title", "contract"), ("instruction.examples_title", "worked-examples"),
+            ("instruction.asl_title", "asl"), ("instruction.ndf_title", "ndf"),
+            ("instruction.evidence_title", "evidence"), ("instruction.metadata_title", "metadata"),
+            ("instruction.sources_title", "sources"))
+
+COMMON = (
+    "Constant", "20'b00011001000110000001", "BSTART.TEPL Mode, Function, DataType",
+    '"reg"', '"hspace": 900', "<svg", "DataType", "31:27", "26:25", "24:20", "19:0",
+    "encoding-defined", "B.DIM LB0=ValidCol", "B.DATR PadValue (optional)", "BSTOP",
+    "PTO-EVIDENCE-RELEASE-TRACEABILITY", "ADR-0035", "// DOC-BEGIN", "destination0", "source0",
+)
+SEEDS = {
+    "TMUL": ("PTO-TILE-TMUL",
+             "TMUL <LB0:ValidCol, LB1:ValidRow, LB2:Col, DataType, PadValue> SrcTile0, SrcTile1 -> DstTile",
+             "BSTART.VEC TMUL, DataType", "contract.operands[1].source0", "contract.operands[2].source1",
+             "B.IOT SrcLeft, SrcRight, mask=PE_MASK, <last>, ->DstTile<TSize>",
+             "PTO-TMUL-CONTRACT-001", "0 (Mode fixed by TMUL)", "2 (Function fixed by TMUL)",
+             "InstructionContractOperation_TMUL", "PTO-AVS-TILE-TMUL-ALIAS-001", "BSTART.VEC"),
+    "TSQRT": ("PTO-TILE-TSQRT", "TSQRT <LB0:ValidCol, LB1:ValidRow, LB2:Col, DataType, PadValue> SrcTile0 -> DstTile",
+              "BSTART.SFU TSQRT, DataType", "PTO-TSQRT-CONTRACT-001", "21 (Function fixed by TSQRT)",
+              "InstructionContractOperation_TSQRT", "B.IOT SrcTile, mask=PE_MASK, <last>, ->DstTile<TSize>"),
+    "TCOLEXPAND": ("PTO-TILE-TCOLEXPAND", "TCOLEXPAND <LB0:ValidCol, LB1:ValidRow, LB2:Col, DataType, PadValue> SrcTile0 -> DstTile",
+                   "BSTART.SFU TCOLEXPAND, DataType", "PTO-TCOLEXPAND-CONTRACT-001", "2 (Mode fixed by TCOLEXPAND)",
+                   "20 (Function fixed by TCOLEXPAND)", "B.IOT BroadcastTile, mask=PE_MASK, <last>, ->DstTile<TSize>"),
+}
+LABELS = ("instruction.group", "instruction.operand", "instruction.role", "instruction.asl_source",
+          "instruction.group_parameter", "instruction.group_input", "instruction.group_output",
+          "instruction.tag_required", "instruction.tag_optional", "instruction.minimum_bundle",
+          "instruction.field", "instruction.bits", "instruction.signedness", "instruction.arch_role",
+          "instruction.encoded_zero", "instruction.decoded_item", "instruction.bit_range", "instruction.value",
+          "instruction.wavejson", "instruction.asl_intro", "instruction.clause_sha256", "instruction.source_sha256",
+          "instruction.stable_id", "instruction.classification", "instruction.engine")
+
+
+def page(renderer, mnemonic: str, locale: str, raw: bool = False) -> str:
+    unit = renderer.catalog.find_instruction(mnemonic, "tile")
+    assert unit is not None, f"{mnemonic} is missing from the catalog"
+    text = renderer.unit_page(unit, locale)
+    return text if raw else html.unescape(text)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("mnemonic", sorted(SEEDS))
+def test_seed_elements(renderer, mnemonic, locale):
+    text = page(renderer, mnemonic, locale)
+    lab = labels(locale)
+    unit = renderer.catalog.find_instruction(mnemonic, "tile")
+    missing = [s for s in COMMON + SEEDS[mnemonic] if s not in text]
+    missing += [k for k in LABELS if str(lab.t(k)) not in text]
+    assert not missing, f"{mnemonic} {locale} lacks {missing}"
+    positions = [text.find(f"## {lab.t(k)}".replace("-", "\\-") + " {: #" + a + " }") for k, a in SECTIONS]
+    assert all(p >= 0 for p in positions) and positions == sorted(positions), positions
+    assert text.count(f"# {mnemonic}") >= 1
+    assert unit.file.sha256 in text
+    for clause in unit.ndf:
+        assert clause.clause_sha256 in text and clause.body in text
+    assert lab.t("release." + renderer.catalog.release.status) in text
+    assert "Repeatable" not in text and "可重复" not in text  # no B.DIM line really repeats
+    first = unit.record["block"][0]
+    assert text.count(f"<li><code>{first}</code>") == 1  # the first line is printed once
+    tests = renderer.data.tests_of(unit)
+    assert lab.t("instruction.evidence_count", count=len(tests) + len(renderer.data.artifacts) + len(renderer.data.adrs_of(unit))) in text
+
+
+@pytest.mark.parametrize("mnemonic", sorted(SEEDS))
+def test_chinese_prose_is_translated(renderer, mnemonic):
+    text = page(renderer, mnemonic, "zh-CN")
+    unit = renderer.catalog.find_instruction(mnemonic, "tile")
+    translation = renderer.catalog.translations.get(("zh-CN", unit.id))
+    assert translation is not None, "every catalog unit is translated"
+    assert translation.strings["/summary"].text in text
+    assert labels("zh-CN").t("notice.fallback_short") not in text
+    assert labels("zh-CN").t("notice.normative_english") in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("mnemonic", sorted(SEEDS))
+def test_golden(renderer, mnemonic, locale):
+    text = page(renderer, mnemonic, locale, raw=True)
+    golden = GOLDEN / locale / f"{mnemonic}.md"
+    if os.environ.get("PTO_DOCS_UPDATE_GOLDEN"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, "utf-8")
+    assert golden.is_file(), f"no golden {golden}; review and create with PTO_DOCS_UPDATE_GOLDEN=1"
+    assert text == golden.read_text("utf-8")
