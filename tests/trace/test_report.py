@@ -130,3 +130,23 @@ def test_report_bytes_is_canonical(traced):
     result = load_catalog(traced)
     report = build_report(result.catalog, result.tree, ())
     assert report_bytes(report) == report_bytes(json.loads(report_bytes(report)))
+
+
+def test_markdown_renders_for_the_stamped_catalog_in_both_languages():
+    """The report page of the stamped catalog renders every label in both languages."""
+    from pathlib import Path
+
+    import yaml
+
+    from pto_docs.examples import worked_examples
+    from pto_docs.load import load_catalog
+    from pto_docs.trace import build_report, report_markdown
+
+    labels = yaml.safe_load((Path(__file__).resolve().parents[2] / "pto_docs/trace/labels.yaml").read_text("utf-8"))
+    assert set(labels["en"]) == set(labels["zh-CN"])
+    result = load_catalog(Path(__file__).resolve().parents[2] / "catalog")
+    report = build_report(result.catalog, result.tree, worked_examples(result.catalog))
+    assert report["links"]["stamped"]
+    en, zh = report_markdown(report, "en"), report_markdown(report, "zh-CN")
+    assert labels["en"]["unstamped"] in en and labels["zh-CN"]["unstamped"] in zh
+    assert labels["en"]["links"] in en and labels["zh-CN"]["links"] in zh
