@@ -34,6 +34,7 @@ class PtoDocsConfig(base.Config):
     spec_root = c.Type(str, default="catalog")
     languages = c.ListOfItems(c.Choice(LOCALES), default=["en", "zh-CN"])
     strict = c.Type(bool, default=False)  # treat validation warnings as errors (like `pto-docs validate --strict`)
+    trace_policy = c.Type(dict, default={})  # finding code -> error | warning | ignore, read by `pto-docs trace`
 
 
 def locale_dir(locale: str, primary: str) -> str:
