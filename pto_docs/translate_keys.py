@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+ADR_BODY_POINTER = "/body"  # pseudo-pointer: the ADR's Markdown body after its front matter
+
 CONTRACT_PROSE = ("defaults", "legality", "exceptions", "state_effects", "memory_effects", "ordering")
 
 
@@ -44,3 +46,13 @@ def translatable_pointers(record: Mapping[str, Any], is_instruction: bool) -> It
     for field, text in contract.get("field_zero_meanings", {}).items():
         if isinstance(text, str):
             yield "/contract/field_zero_meanings/" + field.replace("~", "~0").replace("/", "~1")
+
+
+def subject_record(catalog, subject: str) -> Mapping[str, Any] | None:
+    """The record a translation's pointers resolve in: a unit's record, or an ADR's front matter plus /body."""
+    if subject in catalog.units:
+        return catalog.units[subject].record
+    if subject in catalog.adrs:
+        adr = catalog.adrs[subject]
+        return {**adr.front, ADR_BODY_POINTER[1:]: adr.body}
+    return None

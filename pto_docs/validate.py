@@ -12,7 +12,7 @@ from .model import Catalog, Unit, mnemonic_stem, slug
 from .record_check import line_col_at
 from .sources.asl_scan import RECORD_PREFIXES
 from .sources.tree import SpecTree, unsafe_path_reason
-from .translate_keys import resolve_pointer
+from .translate_keys import resolve_pointer, subject_record
 
 SYNTHETIC_DEPENDENCIES = {"generated:decoders"}
 CATALOG_FILES = {
@@ -284,7 +284,7 @@ def _translation_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnostic]:
         expected = f"translations/{locale}/{subject}.json"
         if tr.path != expected:
             yield error(tr.path, 1, 1, "TRANSLATION-PATH", f"translation of {subject} for {locale} must live at {expected}")
-        record = _subject_record(cat, subject)
+        record = subject_record(cat, subject)
         if record is None:
             yield error(tr.path, 1, 1, "XREF-TRANSLATION", f"translation subject {subject} is not a unit or ADR of this tree", "/subject")
             continue
@@ -294,15 +294,6 @@ def _translation_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnostic]:
                 yield error(tr.path, ts.line, 1, "TRANSLATION-POINTER", f"{ts.pointer} does not name an English string of {subject}", "/strings")
             elif sha256_text(english) != ts.en_sha256:
                 yield warning(tr.path, ts.line, 1, "TRANSLATION-STALE", f"{subject}{ts.pointer}: the English text changed since it was translated", "/strings")
-
-
-def _subject_record(cat: Catalog, subject: str) -> Mapping | None:
-    if subject in cat.units:
-        return cat.units[subject].record
-    if subject in cat.adrs:
-        adr = cat.adrs[subject]
-        return {**adr.front, "body": adr.body}
-    return None
 
 
 def _example_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnostic]:

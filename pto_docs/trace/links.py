@@ -26,7 +26,7 @@ from typing import Any
 
 from ..frozen import canonical_sha256, sha256_text, thaw
 from ..model import Catalog
-from ..translate_keys import resolve_pointer
+from ..translate_keys import resolve_pointer, subject_record
 from .hashing import CORE_RECORDERS, requirement_digest
 from .lock import LOCK_SCHEMA, ReviewLock
 
@@ -70,15 +70,6 @@ def english_fingerprint(catalog: Catalog, subject: str, pointers) -> tuple[str |
         english = resolve_pointer(record, pointer)
         hashes[pointer] = sha256_text(english) if isinstance(english, str) else None
     return canonical_sha256(hashes), hashes
-
-
-def subject_record(catalog: Catalog, subject: str) -> Mapping[str, Any] | None:
-    if subject in catalog.units:
-        return catalog.units[subject].record
-    if subject in catalog.adrs:
-        adr = catalog.adrs[subject]
-        return {**adr.front, "body": adr.body}
-    return None
 
 
 def translation_id(locale: str, subject: str) -> str:

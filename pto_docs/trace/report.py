@@ -14,6 +14,7 @@ from typing import Any
 from .. import __version__
 from ..frozen import canonical_json, canonical_sha256, thaw
 from ..model import Catalog
+from ..translate_keys import subject_record
 from . import hashing as H
 from .coverage import coverage
 from .gate import Finding, Policy, apply_policy
@@ -23,7 +24,6 @@ from .links import (
     english_fingerprint,
     fingerprints,
     lock_document,
-    subject_record,
     translation_id,
 )
 from .lock import LOCK_NAME, LockError, ReviewLock, read_lock
