@@ -2,9 +2,11 @@
 
 A self-contained library (it loads only its JSON schemas from
 ``pto_docs/schemas``).  It models the 64 tile registers, bundle state
-(B.DIM, B.DATR PadValue, PE_MASK), the order of effects (preflight, source
-snapshot, compute, padding, atomic publication) and the operations of the
-elementwise-tile-tile and reduce-and-expand classes of PTO-ISA release 0.58.3.
+(B.DIM, B.DATR PadValue/DataType/RMode/Sat, PE_MASK), the order of effects
+(preflight, source snapshot, compute, padding, atomic publication) and the
+operations of the elementwise-tile-tile (including TCVT) and reduce-and-expand
+classes of PTO-ISA release 0.58.3.  ``TCVT_PROFILE_NOTES`` lists the numeric
+profile choices the model makes where the release leaves TCVT to a profile.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from .bundle import check_bundle, parse_bundle_text
 from .case import run_case
 from .cli import exec_command, load_case
+from .conversion import TCVT_PROFILE_NOTES
 from .examples import default_cases as _default_cases
 from .faults import CaseError, TileFault
 from .registry import NOT_MODELLED, OPS, UPSTREAM_CLASS
@@ -19,7 +22,7 @@ from .registry import NOT_MODELLED, OPS, UPSTREAM_CLASS
 __all__ = [
     "run_case", "load_case", "exec_command", "supported_instructions", "operation_class",
     "accepted_data_types", "default_cases", "parse_bundle_text", "check_bundle",
-    "CaseError", "TileFault", "NOT_MODELLED",
+    "CaseError", "TileFault", "NOT_MODELLED", "TCVT_PROFILE_NOTES",
 ]
 
 

@@ -4,7 +4,11 @@ Defaults (every operation's contract ``defaults``): LB0 supplies the nonzero
 ValidCol and is required; omitted LB1 selects ValidRow = 1; omitted LB2
 selects Col = ValidCol; an explicitly present zero dimension is illegal.
 Omitted B.DATR selects PadValue Null; explicit 00, 01, 10, 11 select Zero,
-Max, Min, Null.  PE_MASK 0000 is a strict no-op.
+Max, Min, Null.  PE_MASK 0000 is a strict no-op.  B.DATR also carries
+DataType (a name, a five-bit code, or DTYPE_NONE = inherit), RMode (0 operation
+default, 1 RNE, 2 RTZ, 3 RTM/RDN, 4 RTP/RUP, 5 RNA, 6 RTO, 7 RHB), Sat,
+Canonicalize and Layout (only NORM is executed); a nonzero field an operation
+does not accept faults before effects.
 
 Bundle text is the seed syntax, statements separated by ``;`` or newlines::
 
@@ -25,6 +29,56 @@ from . import dtypes
 from .registry import OPS
 
 PAD_CODES = {"00": "Zero", "01": "Max", "10": "Min", "11": "Null"}
+# B.DATR / BSTART five-bit DataType codes (asl/arch/data-types/tile-data-types.asl);
+# code 31 is DTYPE_NONE (inherit), 15, 21..23 and 29..30 are reserved.
+DATATYPE_CODES = {
+    0: "FP64", 1: "FP32", 2: "TF32", 3: "HF32", 4: "FP16", 5: "BF16", 6: "HiF8", 7: "E4M3",
+    8: "E5M2", 9: "E3M2", 10: "E2M3", 11: "E2M1X2", 12: "E1M2X2", 13: "E8M0", 14: "HiF4X2",
+    16: "S64", 17: "S32", 18: "S16", 19: "S8", 20: "S4X2", 24: "U64", 25: "U32", 26: "U16",
+    27: "U8", 28: "U4X2",
+}
+DTYPE_NONE_CODE = 31
+RESERVED_DATATYPE_CODES = frozenset({15, 21, 22, 23, 29, 30})
+ASSIGNED_TYPE_NAMES = frozenset(DATATYPE_CODES.values())
+# B.DATR RMode: 0 operation default, 1 RNE, 2 RTZ, 3 RTM (RDN), 4 RTP (RUP), 5 RNA, 6 RTO, 7 RHB
+RMODE_NAMES = ("Default", "NONE", "None", "RNE", "RTZ", "RTM", "RTP", "RNA", "RTO", "RHB",
+               "RDN", "RUP")
+# B.DATR Layout: 0 NORM is the only layout the model executes (row-major placement)
+LAYOUT_NORM_NAMES = ("NORM", "0")
+LAYOUT_ASSIGNED_CODES = frozenset({0, 1, 3, 4, 6, 8, 9, 17, 18, 20, 21, 22, 23, 24, 25, 26, 27,
+                                   28, 30})
+
+
+def resolve_datatype_field(value: str) -> tuple[str, str | None]:
+    """B.DATR DataType text -> (kind, type): kind is "type", "inherit", "reserved",
+    "unmodelled" (an assigned type the model does not define) or "invalid"."""
+    v = value.strip()
+    if v in ("DTYPE_NONE", str(DTYPE_NONE_CODE)):
+        return "inherit", None
+    if re_fullmatch_int(v):
+        code = int(v)
+        if code in RESERVED_DATATYPE_CODES or code > 31:
+            return "reserved", None
+        v = DATATYPE_CODES[code]
+    if v in dtypes.DATA_TYPES:
+        return "type", v
+    if v in ASSIGNED_TYPE_NAMES:
+        return "unmodelled", v
+    return "invalid", None
+
+
+def re_fullmatch_int(v: str) -> bool:
+    return re.fullmatch(r"\d+", v) is not None
+
+
+def parse_flag_field(value: str) -> bool | None:
+    """Sat / Canonicalize text -> bool (None when not 0/1/true/false)."""
+    v = value.strip().lower()
+    if v in ("0", "false", "off"):
+        return False
+    if v in ("1", "true", "on"):
+        return True
+    return None
 PAD_NAMES = ("Zero", "Max", "Min", "Null")
 CMODES = ("EQ", "NE", "LT", "GT", "LE", "GE")  # codes 0..5; 6 and 7 reserved
 
@@ -37,6 +91,9 @@ class Bundle:
     pe_mask: str = "0001"
     cmode: str = "EQ"
     dst_data_type: str | None = None
+    rounding: str | int | None = None  # B.DATR RMode selector; None = operation default
+    saturate: bool = False  # B.DATR Sat
+    canonicalize: bool = False  # B.DATR Canonicalize (TCVT only)
     lb0: int | None = None
     lb1: int | None = None
     lb2: int | None = None
@@ -137,8 +194,13 @@ def _guess_datr_field(item: str) -> str:
         return "PadValue"
     if u.upper() in CMODES or u == "CMode":
         return "CMode"
-    if u in dtypes.DATA_TYPES or u in ("DataType", "DstDataType"):
+    if u in dtypes.DATA_TYPES or u in ASSIGNED_TYPE_NAMES or u in ("DataType", "DstDataType",
+                                                                      "DTYPE_NONE"):
         return "DataType"
+    if u in RMODE_NAMES:
+        return "RMode"
+    if u in ("NORM",):
+        return "Layout"
     return u
 
 
@@ -194,8 +256,23 @@ def check_bundle(text: str, data_type_symbolic_ok: bool = True) -> list[str]:
             elif k == "CMode" and v.upper() not in CMODES and v not in ("CMode",) and not (
                     _is_int(v) and int(v) < 6):
                 problems.append(f"illegal or reserved CMode {v}")
+            elif k == "DataType" and spec.mnemonic == "TCVT":
+                kind, _ = resolve_datatype_field(v)
+                if kind == "reserved":
+                    problems.append(f"reserved DataType code {v}")
+                elif kind == "invalid" and not re.fullmatch(r"[A-Za-z_]\w*DataType", v):
+                    problems.append(f"unknown destination DataType {v}")
             elif k == "DataType" and v in dtypes.DATA_TYPES and v != "FP32" and v != dt:
                 problems.append(f"illegal destination DataType {v} for {spec.mnemonic}")
+            elif k == "RMode" and v not in RMODE_NAMES and v != "RMode" and not (
+                    _is_int(v) and int(v) < 8):
+                problems.append(f"illegal RMode {v}")
+            elif k in ("Sat", "Canonicalize") and v != k and parse_flag_field(v) is None:
+                problems.append(f"illegal {k} {v} (0 or 1)")
+            elif k == "Layout" and v != "Layout" and v not in LAYOUT_NORM_NAMES and not (
+                    _is_int(v) and int(v) in LAYOUT_ASSIGNED_CODES) and not re.fullmatch(
+                    r"[A-Z][A-Z0-9]*", v):
+                problems.append(f"illegal Layout {v}")
     if "LB0" not in pb.dims:
         problems.append("missing B.DIM LB0 (ValidCol is required)")
     for k, v in pb.dims.items():

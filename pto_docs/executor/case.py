@@ -6,7 +6,7 @@ import hashlib
 import json
 import math
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -22,12 +22,12 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 CASE_SCHEMA_ID = "pto-docs.case.v1"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str):
     import jsonschema
     from referencing import Registry, Resource
@@ -218,7 +218,8 @@ def _bundle_from_case(case: dict) -> Bundle:
     pad = b.get("pad_value")
     pad = bundle_mod.PAD_CODES.get(pad, pad)
     return Bundle(pad_value=pad, pe_mask=b.get("pe_mask", "0001"), cmode=b.get("cmode", "EQ"),
-                  dst_data_type=b.get("data_type"))
+                  dst_data_type=b.get("data_type"), rounding=b.get("rounding"),
+                  saturate=bool(b.get("saturate", False)))
 
 
 def _check_call(mnemonic: str, n_sources: int, pointer: str):
@@ -320,9 +321,40 @@ def _call_from_text(text: str) -> dict:
                     raise CaseError(f"illegal CMode {v!r}", ptr, "EXEC-BUNDLE")
                 b.cmode = cm
             elif k == "DataType":
-                if v not in dtypes.DATA_TYPES:
+                kind, name = bundle_mod.resolve_datatype_field(v)
+                if kind == "reserved":
+                    fault = fault or legality(f"reserved B.DATR DataType code {v}")
+                elif kind == "inherit":
+                    b.dst_data_type = None  # DTYPE_NONE: inherit the BSTART type
+                elif kind == "type":
+                    b.dst_data_type = name
+                else:
                     raise CaseError(f"cannot run with B.DATR DataType {v!r}", ptr, "EXEC-BUNDLE")
-                b.dst_data_type = v
+            elif k == "RMode":
+                if re.fullmatch(r"\d+", v):
+                    if int(v) > 7:
+                        raise CaseError(f"illegal RMode {v!r} (codes 0..7)", ptr, "EXEC-BUNDLE")
+                    b.rounding = int(v)
+                elif v in bundle_mod.RMODE_NAMES:
+                    b.rounding = v
+                else:
+                    raise CaseError(f"illegal RMode {v!r}", ptr, "EXEC-BUNDLE")
+            elif k in ("Sat", "Canonicalize"):
+                flag = bundle_mod.parse_flag_field(v)
+                if flag is None:
+                    raise CaseError(f"illegal {k} {v!r} (0 or 1)", ptr, "EXEC-BUNDLE")
+                if k == "Sat":
+                    b.saturate = flag
+                else:
+                    b.canonicalize = flag
+            elif k == "Layout":
+                if v in bundle_mod.LAYOUT_NORM_NAMES:
+                    continue
+                if re.fullmatch(r"\d+", v) and int(v) not in bundle_mod.LAYOUT_ASSIGNED_CODES:
+                    fault = fault or legality(f"reserved B.DATR Layout code {v}")
+                    continue
+                raise CaseError(f"cannot run with B.DATR Layout {v!r}: only NORM (row-major "
+                                "placement) is modelled", ptr, "EXEC-BUNDLE")
     if b.lb0 is None or any(v == 0 for v in dims.values()):
         fault = fault or legality("missing B.DIM LB0 or a zero dimension")
     if not pb.stopped:

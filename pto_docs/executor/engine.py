@@ -131,6 +131,17 @@ def check_dims(bundle: Bundle, subject: Tile, what: str):
                        f"valid, {subject.columns} columns)")
 
 
+def check_datr_applicable(spec: OpSpec, bundle: Bundle):
+    """An operation-inapplicable nonzero B.DATR field faults before effects."""
+    nonzero = {"RMode": bundle.rounding not in (None, 0, "Default", "NONE", "None"),
+               "Sat": bool(bundle.saturate), "Canonicalize": bool(bundle.canonicalize)}
+    if spec.mnemonic == "TCVT":
+        nonzero["CMode"] = bundle.cmode != "EQ"
+    for name, present in nonzero.items():
+        if present and name not in spec.datr_fields:
+            raise legality(f"B.DATR field {name} is not applicable to {spec.mnemonic}")
+
+
 # -------------------------------------------------------------- padding
 
 def pad_bits(dt_name: str, pad: str, kind: str) -> int:
@@ -165,12 +176,18 @@ def execute(tf: TileFile, bundle: Bundle, mnemonic: str, destination: int,
             sources: list[int], dst_capacity: int | None = None,
             bundle_type: str | None = None) -> tuple[TileFile, Flags, bool]:
     """Run one operation; returns (new state, flags, executed)."""
-    from . import ops_elementwise, ops_reduce_expand
+    from . import ops_convert, ops_elementwise, ops_reduce_expand
 
     if bundle.pe_mask == "0000":
         return tf, Flags(), False
     spec = OPS[mnemonic]
-    module = ops_elementwise if spec.kind in ops_elementwise.KINDS else ops_reduce_expand
+    check_datr_applicable(spec, bundle)
+    if spec.kind in ops_convert.KINDS:
+        module = ops_convert
+    elif spec.kind in ops_elementwise.KINDS:
+        module = ops_elementwise
+    else:
+        module = ops_reduce_expand
     plan = module.prepare(spec, tf, bundle, destination, sources, dst_capacity)
     if bundle_type is not None and bundle_type != module.bundle_type(plan):
         raise legality(f"BSTART DataType {bundle_type} does not match the source data type "

@@ -133,7 +133,43 @@ _UNARY = {
 }
 
 
+def _convert_cases():
+    m = "TCVT"
+    return [
+        _case(m, {0: _tile("FP32", [[1.5, 2.5, -1.5, -0.0]])}, [0], 1, "Zero",
+              "FP32 to S32 with RMode=RNE: halfway values go to the even integer (1.5 -> 2, 2.5 -> 2, "
+              "-1.5 -> -2) and NX is set; -0 becomes 0.",
+              "FP32 转 S32，RMode=RNE：恰在中点的值舍入到偶数（1.5 -> 2，2.5 -> 2，-1.5 -> -2），"
+              "并置 NX；-0 变为 0。",
+              data_type="S32", rounding="RNE"),
+        _case(m, {0: _tile("FP32", [[1.9, -1.9, 3.0e9, NAN]])}, [0], 1, "Max",
+              "FP32 to S32 with the default rounding RTZ (1.9 -> 1, -1.9 -> -1); 3e9 is out of range "
+              "and NaN has no integer value: both set NV and saturate (2147483647 and 0).",
+              "FP32 转 S32，使用默认舍入 RTZ（1.9 -> 1，-1.9 -> -1）；3e9 超出范围、NaN 没有整数值："
+              "二者均置 NV 并饱和（2147483647 与 0）。",
+              data_type="S32"),
+        _case(m, {0: _tile("S32", [[300, -5, 255, 7]], capacity=512)}, [0], 1, "Zero",
+              "S32 to U8 with Sat=1 clamps to [0, 255] (300 -> 255, -5 -> 0); without Sat the value "
+              "would be truncated modulo 256 (300 -> 44). Integer pairs set no flags.",
+              "S32 转 U8，Sat=1 时钳位到 [0, 255]（300 -> 255，-5 -> 0）；不饱和时按 256 取模截断"
+              "（300 -> 44）。整数之间的转换不置标志。",
+              data_type="U8", saturate=True),
+        _case(m, {0: _tile("FP32", [[65520.0, -0.0, INF, NAN, 0.1]], capacity=256)}, [0], 1, "Min",
+              "FP32 to FP16 (RNE): 65520 overflows to +inf with OF and NX, -0 keeps its sign (0x8000), "
+              "inf stays inf, NaN becomes the canonical 0x7e00, 0.1 rounds (NX).",
+              "FP32 转 FP16（RNE）：65520 上溢为 +inf 并置 OF 与 NX，-0 保留符号（0x8000），"
+              "inf 保持 inf，NaN 变为规范 NaN 0x7e00，0.1 被舍入（NX）。",
+              data_type="FP16"),
+        _case(m, {0: _tile("FP16", [[1.0, "0x0001", -2.5, INF]])}, [0], 1, "Zero",
+              "FP16 to FP32 widening is exact: the smallest FP16 subnormal becomes 2^-24; no flags.",
+              "FP16 转 FP32 的加宽是精确的：最小的 FP16 次正规数变为 2^-24；不置任何标志。",
+              data_type="FP32"),
+    ]
+
+
 def _special_cases(m):
+    if m == "TCVT":
+        return _convert_cases()
     if m == "TFMA":
         t = {0: _tile("FP32", [[2.0, 0.0, 1.0]]), 1: _tile("FP32", [[3.0, INF, 2.0 ** -30]]),
              2: _tile("FP32", [[1.0, 1.0, 1.0]])}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,7 +17,7 @@ class Flags:
     UF: bool = False
     NX: bool = False
 
-    def add(self, **arrays) -> "Flags":
+    def add(self, **arrays) -> Flags:
         """OR element flag arrays (or booleans) into this status vector."""
         for name, value in arrays.items():
             if value is None:
@@ -26,7 +26,7 @@ class Flags:
                 setattr(self, name, True)
         return self
 
-    def merge(self, other: "Flags") -> "Flags":
+    def merge(self, other: Flags) -> Flags:
         for name in FLAG_NAMES:
             if getattr(other, name):
                 setattr(self, name, True)

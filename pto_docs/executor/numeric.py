@@ -239,7 +239,7 @@ def _unbounded(dt: DataType, negative):
     """Signed infinity, or canonical NaN for a format without infinity."""
     if not dt.has_inf:
         return np.full(np.shape(negative), dt.canonical_nan, np.uint64)
-    inf = np.uint64((((1 << dt.exp_bits) - 1) << (dt.frac_bits + dt.low_zero_bits)))
+    inf = np.uint64(((1 << dt.exp_bits) - 1) << (dt.frac_bits + dt.low_zero_bits))
     return np.where(negative, inf | U64(dt.sign_bit), inf).astype(U64)
 
 

@@ -1,4 +1,4 @@
-"""Operation class elementwise-tile-tile (24 of the 25 release-0.58.3 ops).
+"""Operation class elementwise-tile-tile (24 of the 25 release-0.58.3 ops; TCVT is ops_convert).
 
 Binary (TADD TSUB TMUL TDIV TREM TMAX TMIN TAND TOR TXOR TSHL TSHR), fused
 (TFMA), unary (TABS TNEG TNOT TRELU TSQRT TRSQRT TEXP TLOG TRECIP), compare
@@ -17,8 +17,17 @@ import numpy as np
 
 from . import numeric, state
 from .bundle import Bundle
-from .engine import (Plan, check_dims, new_destination, require_defined, require_encodings,
-                     require_numeric, require_type, same_shape, source_tile)
+from .engine import (
+    Plan,
+    check_dims,
+    new_destination,
+    require_defined,
+    require_encodings,
+    require_numeric,
+    require_type,
+    same_shape,
+    source_tile,
+)
 from .faults import legality
 from .registry import OpSpec
 from .state import Tile, TileFile

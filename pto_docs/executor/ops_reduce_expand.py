@@ -17,8 +17,17 @@ import numpy as np
 
 from . import dtypes, numeric, state
 from .bundle import Bundle
-from .engine import (Plan, check_dims, new_destination, require_defined, require_encodings,
-                     require_numeric, require_type, same_shape, source_tile)
+from .engine import (
+    Plan,
+    check_dims,
+    new_destination,
+    require_defined,
+    require_encodings,
+    require_numeric,
+    require_type,
+    same_shape,
+    source_tile,
+)
 from .faults import legality
 from .registry import OpSpec
 from .state import Tile, TileFile

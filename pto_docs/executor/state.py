@@ -96,7 +96,7 @@ class Tile:
     def charged_bytes(self) -> int:
         return popcount4(self.allocation_mask) * self.capacity_bytes
 
-    def clone(self) -> "Tile":
+    def clone(self) -> Tile:
         return copy.deepcopy(self)
 
 
@@ -149,7 +149,7 @@ class TileFile:
     def get(self, index: int) -> Tile | None:
         return self.tiles.get(index)
 
-    def snapshot(self) -> "TileFile":
+    def snapshot(self) -> TileFile:
         # Published Tile objects are never mutated in place (every operation
         # publishes a fresh destination), so a shallow copy is a true snapshot.
         other = TileFile()

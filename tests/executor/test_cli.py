@@ -8,12 +8,19 @@ import json
 import sys
 
 import pytest
-
-from pto_docs.executor import (CaseError, check_bundle, default_cases, exec_command, load_case,
-                               parse_bundle_text, run_case, supported_instructions)
-from pto_docs.executor.case import validate_result, validate_schema
-
 from executor_helpers import tile, valid
+
+from pto_docs.executor import (
+    CaseError,
+    check_bundle,
+    default_cases,
+    exec_command,
+    load_case,
+    parse_bundle_text,
+    run_case,
+    supported_instructions,
+)
+from pto_docs.executor.case import validate_result, validate_schema
 
 BRIEF_CASE = {
     "tiles": {"0": {"capacity_bytes": 128, "rows": 4, "columns": 4, "valid_rows": 1,

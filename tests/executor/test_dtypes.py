@@ -7,11 +7,11 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from executor_helpers import FORMATS, decode_bits, oracle_round, tile
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pto_docs.executor import dtypes, run_case
-
-from executor_helpers import FORMATS, decode_bits, oracle_round, tile
 
 ALL = ["FP64", "FP32", "TF32", "HF32", "FP16", "BF16", "E4M3", "E5M2",
        "S64", "S32", "S16", "S8", "U64", "U32", "U16", "U8"]

@@ -5,10 +5,9 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from pto_docs.executor import accepted_data_types, operation_class, run_case, supported_instructions
-
 from executor_helpers import run, tile, valid
+
+from pto_docs.executor import accepted_data_types, operation_class, supported_instructions
 
 NO_FLAGS = {"NV": False, "DZ": False, "OF": False, "UF": False, "NX": False}
 
@@ -379,8 +378,9 @@ def test_existing_mismatched_destination_is_a_legality_fault():
 def test_supported_set_and_classes():
     ew = {m for m in supported_instructions() if operation_class(m) == "elementwise-tile-tile"}
     re_ = {m for m in supported_instructions() if operation_class(m) == "reduce-and-expand"}
-    assert len(ew) == 24 and "TCVT" not in ew
+    assert len(ew) == 25 and "TCVT" in ew
     assert operation_class("TCVT") == "elementwise-tile-tile"
+    assert len(supported_instructions()) == 53
     assert len(re_) == 28
     assert accepted_data_types("TSQRT") == ("FP64", "FP32", "TF32", "HF32", "FP16", "BF16",
                                             "E4M3", "E5M2")

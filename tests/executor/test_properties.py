@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from hypothesis import assume, given, settings, strategies as st
-
-from executor_helpers import CANON_NAN, FORMATS, decode_bits, oracle_round, run, tile, valid
+from executor_helpers import FORMATS, decode_bits, oracle_round, run, tile, valid
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 FLOATS = ["FP32", "TF32", "HF32", "FP16", "BF16", "E4M3", "E5M2", "FP64"]
 INTS = {"S8": (8, True), "S16": (16, True), "S32": (32, True), "S64": (64, True),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from executor_helpers import run, tile, valid
 
 NO_FLAGS = {"NV": False, "DZ": False, "OF": False, "UF": False, "NX": False}
@@ -125,6 +124,7 @@ def test_expdif_same_type_and_upstream_mixed_witnesses():
     r = run("TROWEXPANDEXPDIF", {0: tile("FP32", [[3.0, 2.0]]), 1: _bcast_row("FP32", [3.0])},
             [0, 1], 2)
     import math
+
     import numpy as np
     assert valid(r, 2) == [[1.0, float(np.float32(math.exp(-1)))]]
     assert r["status_flags"] == {**NO_FLAGS, "NX": True}
