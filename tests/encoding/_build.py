@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from types import MappingProxyType
 
@@ -13,9 +12,9 @@ EMPTY = MappingProxyType({})
 
 
 def spec_checkout() -> Path | None:
-    """PTO_SPEC_CHECKOUT (default /work/pto-spec) when it holds an asl/ directory."""
-    path = Path(os.environ.get("PTO_SPEC_CHECKOUT") or "/work/pto-spec")
-    return path if (path / "asl").is_dir() else None
+    """The checkout PTO_SPEC_CHECKOUT names, when it holds an asl/ directory (the same rule as tests/conftest.py)."""
+    from tests.conftest import real_tree
+    return real_tree()
 
 
 def unit(record: dict, *, kind: str = "instruction") -> Unit:

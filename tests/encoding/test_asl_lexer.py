@@ -126,7 +126,7 @@ def test_odd_input_never_yields_error_tokens():
 def test_every_upstream_unit_lexes_without_error_tokens():
     root = spec_checkout()
     if root is None:
-        pytest.skip("no PTO-ISA/pto-spec checkout (PTO_SPEC_CHECKOUT, default /work/pto-spec)")
+        pytest.skip("no PTO-ISA/pto-spec checkout (set PTO_SPEC_CHECKOUT)")
     lexer = AslLexer()
     files = sorted((root / "asl").rglob("*.asl"))
     assert len(files) >= 800

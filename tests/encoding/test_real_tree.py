@@ -17,7 +17,7 @@ pytestmark = pytest.mark.realtree
 def real_catalog():
     root = spec_checkout()
     if root is None:
-        pytest.skip("no PTO-ISA/pto-spec checkout (PTO_SPEC_CHECKOUT, default /work/pto-spec)")
+        pytest.skip("no PTO-ISA/pto-spec checkout (set PTO_SPEC_CHECKOUT)")
     from pto_docs.load import load_catalog
     return load_catalog(root).catalog
 
