@@ -1,17 +1,30 @@
 """The ``pto-docs`` MkDocs plugin: a thin shell over pto_docs.load and pto_docs.render.
 
 Events: on_config loads (or reuses) the catalog, fails the build with the validate diagnostics, sets the language
-(Material ``theme.language``, search language, localized nav); on_files adds the generated pages as virtual
-files; on_page_context gives the language switch its target; on_post_build builds every further language into
-``<site_dir>/<locale>/`` in this process, reusing the parsed catalog and page models; on_serve watches the spec
+(Material ``theme.language``, search language, localized nav) and, on the primary build, starts every further
+language: in a forked child process that shares the loaded catalog and page models copy-on-write (POSIX), else
+in this process after the primary build. on_files adds the generated pages as virtual files (tiny Markdown, see
+render/pages.py) and reuses unchanged pages from the content-addressed cache (render/cache.py);
+on_page_content inserts the searchable HTML fragments after Markdown; on_page_context gives the language switch
+its target; on_post_page inserts the heavy fragments after the search plugin has indexed the page;
+on_post_build waits for the other languages and renames the finished site into place; on_serve watches the spec
 root and templates/.
+
+The site is built into a temporary sibling of ``site_dir`` and renamed into place only when every language
+succeeded, so a failed build never leaves a half-written site.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import os
+import re
+import shutil
+import signal
+import sys
+import time
 from pathlib import Path
 
 from mkdocs.config import base, load_config
@@ -22,12 +35,17 @@ from mkdocs.structure.files import File
 
 from .diagnostics import SpecRootError
 from .i18n import LOCALES, MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
+from .progress import Progress
+from .progress import current as current_progress
+from .progress import install as install_progress
 from .render import routes
 from .render.build_state import BuildState, build_state
 from .render.env import TEMPLATES_DIR
 from .render.indexes import navigation
 
 log = logging.getLogger("mkdocs.plugins.pto-docs")
+_BLANKS = re.compile(r"[ \t]*\n\s*")
+DIRTY_WARNING = "A 'dirty' build is being performed"
 
 
 class PtoDocsConfig(base.Config):
@@ -35,10 +53,61 @@ class PtoDocsConfig(base.Config):
     languages = c.ListOfItems(c.Choice(LOCALES), default=["en", "zh-CN"])
     strict = c.Type(bool, default=False)  # treat validation warnings as errors (like `pto-docs validate --strict`)
     trace_policy = c.Type(dict, default={})  # finding code -> error | warning | ignore, read by `pto-docs trace`
+    parallel = c.Type(bool, default=True)  # build the further languages in forked processes (POSIX)
+    cache = c.Type(bool, default=True)  # reuse unchanged pages (content-addressed) in `pto-docs build`
+    cache_dir = c.Optional(c.Type(str))  # default: .pto-docs-cache beside the site directory
+    templates_dir = c.Optional(c.Type(str))  # page templates (default: the templates/ shipped with pto-docs)
+
+
+def minify_chrome(html: str) -> str:
+    """Collapse the theme's indentation and blank lines outside the page's ``<article>`` (no ``<pre>`` there);
+    a line break stays a line break, so inline scripts keep their meaning."""
+    start = html.find("<article")
+    end = html.rfind("</article>")
+    if start < 0 or end < start:
+        return html
+    return _BLANKS.sub("\n", html[:start]) + html[start:end] + _BLANKS.sub("\n", html[end:])
 
 
 def locale_dir(locale: str, primary: str) -> str:
     return "" if locale == primary else f"{locale}/"
+
+
+def _not_modified() -> bool:
+    return False
+
+
+class _Counter(logging.Handler):
+    """Counts the warnings (and worse) of one build process, for the summary line."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+class _DropDirtyWarning(logging.Filter):
+    """MkDocs warns about ``--dirty``; our dirty builds start from an empty directory and reuse only pages whose
+    every input is unchanged, so the warning does not apply (and must not fail a strict build)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(DIRTY_WARNING)
+
+
+class _Prefix(logging.Filter):
+    def __init__(self, prefix: str):
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(self.prefix):
+            record.msg = self.prefix + str(record.msg)
+        return True
+
+
+logging.getLogger("mkdocs.commands.build").addFilter(_DropDirtyWarning())
 
 
 class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
@@ -47,11 +116,36 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     def __init__(self) -> None:
         self.locale: str | None = None  # set on the secondary (per-language) builds
         self.state: BuildState | None = None
+        self.parts: dict = {}
+        # No on_startup/on_shutdown: MkDocs would then reuse one instance (and reload its config) for every
+        # load_config, and each language build needs its own instance.
+        self.command: str | None = None
+        self.dirty_build = False  # set by `pto-docs build`, which calls MkDocs' build(dirty=True)
+        self.report_fd: int | None = None  # in a child language build: where to send counts and the result
+        self.children: list[dict] = []
+        self.final_site_dir: str | None = None
+        self.cache = None
+        self.keys: dict[str, str] = {}
+        self.reused: dict[str, tuple[str, list]] = {}
+        self.built: list[str] = []
+        self.total = 0
+        self._mark = 0
+        self._counter: _Counter | None = None
+        self._search = None
+        self._start = time.monotonic()
+        self.summary_text: str | None = None
+        self.progress = None  # a pto_docs.progress.Progress given by `pto-docs build`; else one per build
+        self._staging: str | None = None
+        self._highlight = None
 
     # -- configuration ---------------------------------------------------------------------------
     @property
     def primary(self) -> str:
         return self.config.languages[0]
+
+    @property
+    def here(self) -> str:
+        return self.locale or self.primary
 
     def spec_root(self, config) -> Path:
         root = Path(os.path.expanduser(self.config.spec_root))
@@ -59,15 +153,34 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             root = Path(config.config_file_path or ".").resolve().parent / root
         return root
 
+    def templates_dir(self, config) -> str | None:
+        if not self.config.templates_dir:
+            return None
+        path = Path(os.path.expanduser(self.config.templates_dir))
+        if not path.is_absolute():
+            path = Path(config.config_file_path or ".").resolve().parent / path
+        return str(path)
+
     def on_config(self, config):
-        locale = self.locale or self.primary
+        self._start = time.monotonic()
+        if self.locale is None:
+            quiet = logging.getLogger("mkdocs").getEffectiveLevel() > logging.INFO
+            install_progress(self.progress or Progress(quiet=quiet))
+        progress = current_progress()
+        locale = self.here
         if locale not in self.config.languages:
             raise PluginError(f"pto-docs: language {locale!r} is not in plugins.pto-docs.languages")
         if not config.use_directory_urls:
             raise PluginError("pto-docs: the generated site needs use_directory_urls: true")
+        if self._counter is None:
+            self._counter = _Counter()
+            logging.getLogger("mkdocs").addHandler(self._counter)
+        self._counter.count = 0
         root = self.spec_root(config)
+        if self.locale is None:
+            progress.stage("loading the spec tree")
         try:
-            self.state = build_state(root)
+            self.state = build_state(root, self.templates_dir(config))
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         self._report(self.state, root)
@@ -75,6 +188,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         for name, plugin in config.plugins.items():
             if name.endswith("search") and hasattr(plugin, "config"):
                 plugin.config.lang = list(SEARCH_LANGUAGE[locale])
+                self._search = plugin
         config["nav"] = navigation(self.state.renderer, locale)
         back = "../" * locale_dir(locale, self.primary).count("/")
         config.extra["alternate"] = [
@@ -82,6 +196,29 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
              "link": (back + locale_dir(loc, self.primary)) if loc != locale else "./"}
             for loc in self.config.languages]
         config["site_name"] = labels(locale).t("site_name")
+        if self.locale is None and self.command != "serve":
+            self._stage_site_dir(config)
+        if self.locale is None and self.config.cache and self.dirty_build:
+            self.config.cache_dir = self._cache_dir(config)  # resolved once: the other languages share it
+        if SEARCH_LANGUAGE[locale] == ["zh"]:
+            try:  # jieba (Material's Chinese search segmentation) talks on its own logger; keep it quiet
+                import jieba
+                jieba.setLogLevel(logging.WARNING)
+            except ImportError:
+                pass
+        if self.locale is None and self.command != "serve":
+            if self.config.cache_dir and self.dirty_build:
+                from .render.fragments import HighlightCache, use_highlight_cache
+                self._highlight = HighlightCache(os.path.join(self.config.cache_dir, "highlight.json.z"))
+                use_highlight_cache(self._highlight)
+            if self.config.parallel and hasattr(os, "fork") and len(self.config.languages) > 1:
+                progress.stage("building page models")
+                self.state.renderer.prepare()
+                for loc in self.config.languages[1:]:
+                    self._fork(loc, config)
+        if self.locale is None:
+            progress.stage(f"building {self.here}" + (" + " + ", ".join(ch["locale"] for ch in self.children)
+                                                      if self.children else ""))
         return config
 
     def _report(self, state: BuildState, root: Path) -> None:
@@ -93,17 +230,177 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         if errors or state.renderer is None:
             raise PluginError(f"pto-docs: {len(errors)} validation error(s) in {root}; see the diagnostics above")
 
+    def _cache_dir(self, config) -> str | None:
+        if not (self.config.cache and self.dirty_build):
+            return None
+        if self.config.cache_dir:
+            path = Path(os.path.expanduser(self.config.cache_dir))
+            if not path.is_absolute():
+                path = Path(config.config_file_path or ".").resolve().parent / path
+            return str(path)
+        final = self.final_site_dir or config.site_dir
+        return os.path.join(os.path.dirname(os.path.abspath(final)), ".pto-docs-cache")
+
+    # -- the site directory and the other languages -------------------------------------------------
+    def _stage_site_dir(self, config) -> None:
+        """Build into an empty sibling directory; on_post_build renames it into place."""
+        final = os.path.abspath(config.site_dir)
+        self.final_site_dir = final
+        parent, name = os.path.split(final)
+        os.makedirs(parent, exist_ok=True)
+        staging = os.path.join(parent, f".{name}.pto-build-{os.getpid()}")
+        shutil.rmtree(staging, ignore_errors=True)
+        config["site_dir"] = staging
+        self._staging = staging
+
+    def _fork(self, locale: str, config) -> None:
+        staging = f"{config.site_dir}-{locale}"
+        shutil.rmtree(staging, ignore_errors=True)
+        read_fd, write_fd = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: build one language, report, never return into the parent's build
+            code = 1
+            try:
+                os.close(read_fd)
+                code = self._child_build(locale, config, staging, write_fd)
+            except BaseException as exc:  # noqa: BLE001 - everything must end in os._exit
+                try:
+                    log.error(f"pto-docs: the {locale} build failed: {exc}")
+                    os.write(write_fd, (json.dumps({"error": str(exc)}) + "\n").encode())
+                except Exception:
+                    pass
+            finally:
+                try:
+                    logging.shutdown()
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                finally:
+                    os._exit(code)
+        os.close(write_fd)
+        os.set_blocking(read_fd, False)
+        self.children.append({"locale": locale, "pid": pid, "fd": read_fd, "dir": staging, "buffer": b"",
+                              "result": None, "done": 0, "total": 0})
+
+    def _child_build(self, locale: str, config, staging: str, write_fd: int) -> int:
+        from mkdocs.commands.build import build
+        from mkdocs.exceptions import Abort
+        prefix = _Prefix(f"[{locale}] ")
+        for handler in logging.getLogger().handlers + logging.getLogger("mkdocs").handlers:
+            handler.addFilter(prefix)
+        progress = current_progress()
+        progress.interactive = False  # the parent draws the progress line
+        second = load_config(config_file=config.config_file_path, strict=config.strict, site_dir=staging)
+        plugin = second.plugins["pto-docs"]
+        plugin.locale = locale
+        plugin.config = copy.copy(self.config)
+        plugin.dirty_build = self.dirty_build
+        plugin.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
+        plugin.report_fd = write_fd
+        try:
+            build(second, dirty=self.dirty_build)
+        except Abort as exc:
+            log.error(f"pto-docs: the {locale} build failed: {exc}")
+            os.write(write_fd, (json.dumps({"error": str(exc)}) + "\n").encode())
+            return 1
+        return 0
+
+    def _poll_children(self, block: bool = False) -> None:
+        progress = current_progress()
+        for child in self.children:
+            if child["fd"] is None:
+                continue
+            while True:
+                try:
+                    chunk = os.read(child["fd"], 65536)
+                except BlockingIOError:
+                    if not block:
+                        break
+                    import select
+                    select.select([child["fd"]], [], [], 0.2)
+                    progress.draw()
+                    continue
+                if not chunk:
+                    os.close(child["fd"])
+                    child["fd"] = None
+                    break
+                child["buffer"] += chunk
+                *lines, child["buffer"] = child["buffer"].split(b"\n")
+                for line in lines:
+                    message = json.loads(line)
+                    if "done" in message:
+                        child["done"], child["total"] = message["done"], message["total"]
+                        progress.count(child["locale"], child["done"], child["total"])
+                    else:
+                        child["result"] = message
+
+    def _wait_children(self) -> list[str]:
+        failures = []
+        for child in self.children:
+            current_progress().stage(f"waiting for the {child['locale']} build")
+            self._poll_children(block=True)
+            _, status = os.waitpid(child["pid"], 0)
+            code = os.waitstatus_to_exitcode(status)
+            result = child["result"] or {}
+            if code != 0 or "error" in result or "pages" not in result:
+                failures.append(f"the {child['locale']} build failed (exit status {code}): {result.get('error', 'see its log above')}")
+        return failures
+
+    def _stop_children(self) -> None:
+        for child in self.children:
+            try:
+                os.kill(child["pid"], signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                os.waitpid(child["pid"], 0)
+            except ChildProcessError:
+                pass
+            if child["fd"] is not None:
+                os.close(child["fd"])
+                child["fd"] = None
+            shutil.rmtree(child["dir"], ignore_errors=True)
+        self.children = []
+
+    def on_build_error(self, error):
+        if self.locale is not None:
+            return
+        self._stop_children()
+        if self.final_site_dir is not None:
+            staging = self._staging
+            if staging and os.path.isdir(staging):
+                shutil.rmtree(staging, ignore_errors=True)
+        current_progress().clear()
+
     # -- pages -----------------------------------------------------------------------------------
     def on_files(self, files, config):
+        from .render.cache import PageCache, build_signature, page_key
         renderer = self.state.renderer
-        locale = self.locale or self.primary
-        for src_uri, text in renderer.pages(locale):
+        locale = self.here
+        cache_dir = self._cache_dir(config)
+        self.cache = PageCache(cache_dir, locale) if cache_dir else None
+        signature = build_signature(config, locale) if self.cache else ""
+        self.parts, self.keys, self.reused, self.built = {}, {}, {}, []
+        for src_uri, parts in renderer.pages(locale):
             existing = files.get_file_from_path(src_uri)
             if existing is not None:
                 files.remove(existing)
-            files.append(File.generated(config, src_uri, content=text))
+            file = File.generated(config, src_uri, content=parts.markdown)
+            if self.cache is not None:
+                key = page_key(signature, src_uri, parts)
+                hit = self.cache.get(key)
+                self.keys[src_uri] = key
+                if hit is not None:
+                    self.reused[src_uri] = hit
+                    file.is_modified = _not_modified  # MkDocs' dirty mode skips the page; on_env writes it
+            if src_uri not in self.reused:
+                self.parts[src_uri] = parts
+            files.append(file)
         for path, data in renderer.files():
             files.append(File.generated(config, path, content=data))
+        self.total = len(self.parts) + len(self.reused)
+        self._tick()
         stale = renderer.stale_report(locale)
         missing = renderer.missing_report(locale)
         if stale:
@@ -112,8 +409,23 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             log.info(f"pto-docs: {len(missing)} {locale} string(s) untranslated (English shown)")
         return files
 
+    def on_env(self, env, config, files):
+        from mkdocs import utils
+        entries = self._search.search_index.entries if self._search is not None and hasattr(self._search, "search_index") else None
+        for src_uri, (html, page_entries) in self.reused.items():
+            file = files.get_file_from_path(src_uri)
+            utils.write_file(html.encode("utf-8", errors="xmlcharrefreplace"), file.abs_dest_path)
+            if entries is not None:
+                entries.extend(copy.deepcopy(page_entries))
+        self._mark = len(entries) if entries is not None else 0
+        return env
+
+    def on_page_content(self, html, page, config, files):
+        parts = self.parts.get(page.file.src_uri)
+        return parts.fill_search(html) if parts is not None else html
+
     def on_page_context(self, context, page, config, nav):
-        locale = self.locale or self.primary
+        locale = self.here
         up = "../" * routes.depth(page.url)
         here_prefix = locale_dir(locale, self.primary)
         back = "../" * here_prefix.count("/")
@@ -124,21 +436,117 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             for loc in self.config.languages]
         return context
 
-    # -- further languages -----------------------------------------------------------------------
-    @event_priority(-100)  # after every other plugin (search writes its index first; it is shared by the builds)
-    def on_post_build(self, config):
-        if self.locale is not None:
+    @event_priority(-100)  # after every other plugin's post_page (the search plugin indexed the page before)
+    def on_post_page(self, output, page, config):
+        src_uri = page.file.src_uri
+        parts = self.parts.get(src_uri)
+        if parts is None:
+            return output
+        output = minify_chrome(parts.fill_heavy(output))
+        entries = []
+        if self._search is not None and hasattr(self._search, "search_index"):
+            all_entries = self._search.search_index.entries
+            entries = all_entries[self._mark:]
+            self._mark = len(all_entries)
+        if self.cache is not None and src_uri in self.keys:
+            self.cache.put(self.keys[src_uri], output, copy.deepcopy(entries))
+        self.built.append(src_uri)
+        self._tick()
+        return output
+
+    def _tick(self) -> None:
+        done = len(self.built) + len(self.reused)
+        if self.report_fd is not None:
+            if done == self.total or done % 25 == 0:
+                os.write(self.report_fd, (json.dumps({"done": done, "total": self.total}) + "\n").encode())
             return
+        progress = current_progress()
+        progress.count(self.here, done, self.total)
+        if self.children:
+            self._poll_children()
+
+    # -- end of the build --------------------------------------------------------------------------
+    @event_priority(-100)  # after every other plugin (search writes its index first)
+    def on_post_build(self, config):
+        if self.cache is not None:
+            self.cache.save()
+        if self._highlight is not None and self.report_fd is None and self.locale is None:
+            from .render.fragments import use_highlight_cache
+            self.state.renderer.prepare()  # every model built: the cache keeps exactly what this tree uses
+            if self._highlight.new:  # (empty when the models came from an earlier build in this process)
+                self._highlight.save()
+            use_highlight_cache(None)
+            self._highlight = None
+        stats = {"locale": self.here, "pages": self.total, "built": sorted(self.built), "reused": sorted(self.reused),
+                 "warnings": self._counter.count if self._counter else 0}
+        if self.report_fd is not None:  # a child language build: hand the result to the parent
+            os.write(self.report_fd, (json.dumps(stats) + "\n").encode())
+            return
+        if self.locale is not None:  # a sequential further language
+            self.last_stats = stats
+            return
+        results = [stats]
+        if self.children:
+            failures = self._wait_children()
+            if failures:
+                self._stop_children()
+                raise PluginError("pto-docs: " + "; ".join(failures))
+            for child in self.children:
+                os.replace(child["dir"], os.path.join(config.site_dir, locale_dir(child["locale"], self.primary)))
+                results.append(child["result"])
+            self.children = []
+        else:
+            results += self._build_sequentially(config)
+        if self.cache is not None or any(r.get("reused") for r in results):
+            self._write_build_report(config, results)
+        if self.final_site_dir is not None:
+            self._publish(config.site_dir, self.final_site_dir)
+        pages = sum(r["pages"] for r in results)
+        warnings = sum(r["warnings"] for r in results)
+        reused = sum(len(r["reused"]) for r in results)
+        where = self.final_site_dir or config.site_dir
+        self.summary_text = (f"pto-docs: {pages} pages in {len(results)} languages ({', '.join(r['locale'] for r in results)}), "
+                             f"{warnings} warning{'s' if warnings != 1 else ''}, {reused} reused from the cache, "
+                             f"{time.monotonic() - self._start:.1f} s -> {where}")
+        if self.progress is None:  # under `mkdocs build`; `pto-docs build` prints it after MkDocs' last line
+            current_progress().summary(self.summary_text)
+
+    def _build_sequentially(self, config) -> list[dict]:
         from mkdocs.commands.build import build
+        results = []
         for locale in self.config.languages[1:]:
             overrides = {"site_dir": os.path.join(config.site_dir, locale_dir(locale, self.primary))}
             second = load_config(config_file=config.config_file_path, strict=config.strict, **overrides)
-            second.plugins["pto-docs"].locale = locale
-            second.plugins["pto-docs"].config = copy.copy(self.config)
+            plugin = second.plugins["pto-docs"]
+            plugin.locale = locale
+            plugin.config = copy.copy(self.config)
+            plugin.dirty_build = self.dirty_build
+            plugin.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
             log.info(f"pto-docs: building the {locale} site into {second.site_dir}")
-            build(second, dirty=False)
+            current_progress().stage(f"building {locale}")
+            build(second, dirty=self.dirty_build)
+            results.append(plugin.last_stats)
+        return results
+
+    def _write_build_report(self, config, results: list[dict]) -> None:
+        cache_dir = self._cache_dir(config)
+        if cache_dir:
+            os.makedirs(cache_dir, exist_ok=True)
+            Path(cache_dir, "last-build.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", "utf-8")
+
+    @staticmethod
+    def _publish(staging: str, final: str) -> None:
+        """Swap the finished site into place: the old one is removed only after the new one is there."""
+        trash = None
+        if os.path.lexists(final):
+            trash = f"{staging}.old"
+            shutil.rmtree(trash, ignore_errors=True)
+            os.replace(final, trash)
+        os.replace(staging, final)
+        if trash:
+            shutil.rmtree(trash, ignore_errors=True)
 
     def on_serve(self, server, config, builder):
         server.watch(str(self.spec_root(config)))
-        server.watch(str(TEMPLATES_DIR))
+        server.watch(self.templates_dir(config) or str(TEMPLATES_DIR))
         return server

@@ -46,10 +46,12 @@ def _examples(catalog) -> tuple:
         return ()
 
 
-def build_state(root: str | Path) -> BuildState:
-    """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors."""
+def build_state(root: str | Path, templates_dir: str | None = None) -> BuildState:
+    """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors.
+
+    Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself."""
     path = Path(root).resolve()
-    key = str(path)
+    key = f"{path}\0{templates_dir or ''}"
     stamp = fingerprint(path)
     cached = _CACHE.get(key)
     if cached and cached[0] == stamp:
@@ -62,7 +64,7 @@ def build_state(root: str | Path) -> BuildState:
     except ImportError:
         pass
     errors = [d for d in diags if d.is_error]
-    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog))
+    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog), templates_dir)
     state = BuildState(result, renderer, diags)
     _CACHE[key] = (stamp, state)
     return state

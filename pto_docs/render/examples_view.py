@@ -22,6 +22,19 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class RowRun:
+    """Rows ``first``..``last`` (0-based, inclusive) outside the valid region, every element ``cell``: one table row."""
+
+    first: int
+    last: int
+    cell: Cell
+
+    @property
+    def count(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(frozen=True)
 class TileTable:
     name: str
     data_type: str
@@ -31,6 +44,26 @@ class TileTable:
     valid_columns: int
     grid: tuple[tuple[Cell, ...], ...]
     truncated: bool
+
+    @property
+    def runs(self) -> tuple[tuple[Cell, ...] | RowRun, ...]:
+        """The grid with every run of two or more identical, uniform rows outside the valid region folded
+        into one :class:`RowRun` (the valid region and any differing row stay element by element)."""
+        out: list[tuple[Cell, ...] | RowRun] = []
+        r = 0
+        while r < len(self.grid):
+            row = self.grid[r]
+            uniform = bool(row) and not any(c.valid for c in row) and all(c == row[0] for c in row)
+            end = r
+            if uniform:
+                while end + 1 < len(self.grid) and self.grid[end + 1] == row:
+                    end += 1
+            if end > r:
+                out.append(RowRun(r, end, row[0]))
+            else:
+                out.append(row)
+            r = end + 1
+        return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,11 @@ insert the resulting Markup as is.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import re
+import zlib
 from functools import lru_cache
 
 from markupsafe import Markup, escape
@@ -17,6 +22,9 @@ from pygments.util import ClassNotFound
 
 from ..frozen import pretty_json
 
+_WHITESPACE_SPAN = re.compile(r'<span class="w">([ \t\n]*)</span>')
+_LINENO_SPAN = re.compile(r'<span class="normal">(\d+)</span>')
+
 
 @lru_cache(maxsize=8)
 def _lexer(name: str) -> Lexer:
@@ -26,15 +34,72 @@ def _lexer(name: str) -> Lexer:
         return get_lexer_by_name("text")
 
 
+class HighlightCache:
+    """Highlighted HTML keyed by the sha256 of everything that determines it (code, language, first line,
+    Pygments version, the source of our ASL lexer): a stale entry cannot be found. One zlib'd JSON file."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.old: dict[str, str] = {}
+        self.new: dict[str, str] = {}
+        if path and os.path.isfile(path):
+            try:
+                with open(path, "rb") as fh:
+                    self.old = json.loads(zlib.decompress(fh.read()))
+            except Exception:  # an unreadable cache is an empty one
+                self.old = {}
+
+    def save(self) -> None:
+        if not self.path:
+            return
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        tmp = f"{self.path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(zlib.compress(json.dumps(self.new, separators=(",", ":")).encode("utf-8"), 1))
+        os.replace(tmp, self.path)
+
+
+_CACHE: HighlightCache | None = None
+
+
+def use_highlight_cache(cache: HighlightCache | None) -> None:
+    global _CACHE
+    _CACHE = cache
+
+
+@lru_cache(maxsize=1)
+def _salt() -> str:
+    import pygments
+
+    from .. import asl_lexer
+    with open(asl_lexer.__file__, "rb") as fh:
+        lexer = hashlib.sha256(fh.read()).hexdigest()
+    return f"{pygments.__version__}\0{lexer}\0{_WHITESPACE_SPAN.pattern}\0{_LINENO_SPAN.pattern}"
+
+
 def highlighted(code: str, language: str = "asl", first_line: int | None = None) -> Markup:
     """Syntax-highlighted code; with ``first_line`` a line-number column starting there (source numbering)."""
+    if _CACHE is None:
+        return _highlighted(code, language, first_line)
+    key = hashlib.sha256(f"{_salt()}\0{language}\0{first_line}\0{code}".encode()).hexdigest()
+    html = _CACHE.old.get(key)
+    if html is None:
+        html = str(_highlighted(code, language, first_line))
+    _CACHE.new[key] = html
+    return Markup(html)
+
+
+def _highlighted(code: str, language: str, first_line: int | None) -> Markup:
     formatter = HtmlFormatter(
         cssclass="highlight",
         linenos="table" if first_line is not None else False,
         linenostart=first_line or 1,
         wrapcode=True,
     )
-    return Markup(highlight(code, _lexer(language), formatter))
+    html = highlight(code, _lexer(language), formatter)
+    # Whitespace tokens need no span (the theme gives them no style): drop ~25% of the markup.
+    # Line numbers need no span either (the theme styles the column, not the spans).
+    return Markup(_LINENO_SPAN.sub(r"\1", _WHITESPACE_SPAN.sub(r"\1", html)))
 
 
 def plain_code(code: str, language: str = "") -> Markup:

@@ -12,7 +12,7 @@ from . import routes
 from .env import Prose
 
 if TYPE_CHECKING:
-    from .pages import SiteRenderer
+    from .pages import PageParts, SiteRenderer
 
 SURFACE_ORDER = ("tile", "block", "scalar", "arch")
 
@@ -27,15 +27,14 @@ def surface_label(locale: str, surface: str) -> str:
     return lab.t(key) if key in lab.keys() else surface
 
 
-def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, str]]:
-    from .pages import _PageTranslator
+def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]:
+    from .pages import PageParts
     cat = r.catalog
     instructions = sorted(cat.instructions, key=lambda u: (_surface_key(u.surface), u.classification, u.mnemonic or ""))
     units = [u for u in r.units if not u.is_instruction]
 
-    def render(template: str, src: str, **values: Any) -> str:
-        tr = _PageTranslator(r.translator(locale))
-        return r._with_banner(r._render(template, src, locale, tr, **values), locale, tr)
+    def render(template: str, src: str, **values: Any) -> PageParts:
+        return r.render_parts(template, src, locale, **values)
 
     def row(u, src):
         return {"unit": u, "href": routes.relative(src, routes.unit_src(u)), "summary": Prose(u.id, "/summary", u.summary)}
@@ -81,7 +80,7 @@ def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, str]]:
 
     report = trace_markdown(r, locale)
     if report is not None:
-        yield routes.TRACEABILITY, report
+        yield routes.TRACEABILITY, PageParts(report)
 
 
 def trace_available() -> bool:
@@ -118,12 +117,21 @@ def trace_markdown(r: SiteRenderer, locale: str) -> str | None:
 def navigation(r: SiteRenderer, locale: str) -> list:
     """MkDocs ``nav``: localized section titles, pages grouped by surface and first classification segment."""
     lab = labels(locale)
-    tree: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    # One nav level per classification segment (as the URLs): with navigation.prune a page carries only its
+    # own branch, so the smaller each level, the smaller every page.
+    tree: dict[str, dict] = {}
     for u in sorted(r.catalog.instructions, key=lambda u: (_surface_key(u.surface), u.classification, u.mnemonic or "")):
-        tree[u.surface][u.classification[0] if u.classification else "-"].append({u.mnemonic: routes.unit_src(u)})
+        node = tree.setdefault(u.surface, {})
+        for segment in u.classification or ("-",):
+            node = node.setdefault(segment, {})
+        node.setdefault("", []).append({u.mnemonic: routes.unit_src(u)})
+
+    def level(node: dict) -> list:
+        return list(node.get("", [])) + [{key: level(child)} for key, child in sorted(node.items()) if key]
+
     instructions: list = [{lab.t("nav.index"): routes.INSTRUCTION_INDEX}]
     for surface in sorted(tree, key=_surface_key):
-        instructions.append({surface_label(locale, surface): [{cls: pages} for cls, pages in sorted(tree[surface].items())]})
+        instructions.append({surface_label(locale, surface): level(tree[surface])})
     by_surface: dict[str, list] = defaultdict(list)
     for u in r.units:
         if not u.is_instruction:

@@ -49,3 +49,14 @@ def safe_markdown(text: str, demote: int = 1, drop_h1: bool = True) -> Markup:
     if fenced:
         lines.append("```")
     return Markup("\n".join(lines).strip("\n") + "\n")
+
+
+def adr_html(safe: str) -> Markup:
+    """HTML of an ADR body already made safe by :func:`safe_markdown` (no attr_list: no author attributes).
+
+    Python-Markdown never processes Markdown inside a raw ``<div>``, so the body is converted here, once per
+    page, and the page inserts the HTML as a fragment.
+    """
+    import markdown
+    html = markdown.markdown(str(safe), extensions=["tables", "fenced_code", "sane_lists"], output_format="html")
+    return Markup(html)

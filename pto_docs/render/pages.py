@@ -2,13 +2,22 @@
 
 ``SiteRenderer(catalog, tree, examples)`` builds each unit's page model (highlighted ASL, SVG diagrams, JSON
 fragments) the first time a language asks for it and keeps it, so the second language costs only the template
-pass. ``pages(locale)`` yields ``(src_uri, markdown)``; ``files()`` yields the non-page files (example cases).
+pass. ``pages(locale)`` yields ``(src_uri, PageParts)``; ``files()`` yields the non-page files (example cases).
+
+A page is rendered as :class:`PageParts`: a tiny Markdown document (the headings, so MkDocs builds the table of
+contents and permalinks, plus placeholder comments) and the pre-rendered, autoescaped HTML fragments the
+placeholders stand for. ``<!--pto-f:N-->`` marks a *searchable* fragment (the plugin inserts it after Markdown,
+in ``on_page_content``, so Material's search indexes it); ``<!--pto-h:N-->`` marks a *heavy*, non-searchable
+one (highlighted ASL, sources, SVG, JSON, tile tables), inserted in ``on_post_page`` after the search plugin
+has read the page. Neither Python-Markdown nor the search parser ever walks the large HTML. Record text cannot
+forge a placeholder: every record string is escaped, so it never contains ``<!--``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
@@ -22,10 +31,75 @@ from .env import Prose, environment
 from .evidence import evidence_view
 from .fragments import highlighted, json_block
 from .instruction import InstructionModel, build_instruction_model, ndf_views
-from .markdown_safe import safe_markdown
+from .markdown_safe import adr_html, safe_markdown
 from .sitedata import SiteData
 
 BANNER = "<!--pto-translation-banner-->"
+SEARCHABLE = re.compile(r"<!--pto-f:(\d+)-->")
+HEAVY = re.compile(r"<!--pto-h:(\d+)-->")
+
+
+@dataclass
+class PageParts:
+    """One generated page: tiny Markdown + searchable fragments + heavy fragments (see the module doc)."""
+
+    markdown: str
+    search: list[str] = field(default_factory=list)
+    heavy: list[str] = field(default_factory=list)
+
+    def fill_search(self, html: str) -> str:
+        return SEARCHABLE.sub(lambda m: self.search[int(m.group(1))], html) if self.search else html
+
+    def fill_heavy(self, html: str) -> str:
+        return HEAVY.sub(lambda m: self.heavy[int(m.group(1))], html) if self.heavy else html
+
+    def assembled(self) -> str:
+        """The page as one text (Markdown with every fragment in place): for tests and the page hash."""
+        return self.fill_heavy(self.fill_search(self.markdown))
+
+    def dump(self) -> str:
+        """The Markdown, then every fragment under a separator line (the reviewed golden form of a page)."""
+        out = [self.markdown]
+        out += [f"\n<!-- ===== pto-f:{i} ===== -->\n{f}\n" for i, f in enumerate(self.search)]
+        out += [f"\n<!-- ===== pto-h:{i} ===== -->\n{f}\n" for i, f in enumerate(self.heavy)]
+        return "".join(out)
+
+    def size(self) -> int:
+        return len(self.markdown) + sum(map(len, self.search)) + sum(map(len, self.heavy))
+
+
+class Collector:
+    """Template helpers that take HTML out of the Markdown: ``{% call frag() %}`` (searchable block),
+    ``{% call heavy() %}`` (heavy block) and ``H(markup)`` (a heavy pre-rendered value, once per page)."""
+
+    def __init__(self) -> None:
+        self.search: list[str] = []
+        self.heavy_parts: list[str] = []
+        self._seen: dict[int, int] = {}
+
+    def frag(self, caller) -> Markup:
+        html = str(caller()).strip("\n")
+        if not html.strip():
+            return Markup("")
+        self.search.append(html)
+        return Markup(f"\n\n<!--pto-f:{len(self.search) - 1}-->\n\n")
+
+    def _heavy(self, html: str) -> Markup:
+        self.heavy_parts.append(html)
+        return Markup(f"<!--pto-h:{len(self.heavy_parts) - 1}-->")
+
+    def heavy(self, caller) -> Markup:
+        return self._heavy(str(caller()).strip("\n"))
+
+    def H(self, value: Markup) -> Markup:
+        index = self._seen.get(id(value))
+        if index is None:
+            self.heavy_parts.append(str(value))
+            index = self._seen[id(value)] = len(self.heavy_parts) - 1
+        return Markup(f"<!--pto-h:{index}-->")
+
+    def parts(self, markdown: str) -> PageParts:
+        return PageParts(re.sub(r"\n{3,}", "\n\n", markdown), self.search, self.heavy_parts)
 
 
 @dataclass(frozen=True)
@@ -89,12 +163,14 @@ class SiteRenderer:
             self.translators[locale] = Translator(self.catalog, locale)
         return self.translators[locale]
 
-    def _render(self, template: str, src: str, locale: str, tr: _PageTranslator, **values: Any) -> str:
+    def _render(self, template: str, src: str, locale: str, tr: _PageTranslator, out: Collector | None = None,
+                **values: Any) -> str:
         lab = labels(locale)
+        out = out or Collector()
         return self.env.get_template(template).render(
             L=lab.t, label_keys=lab.keys(), tr=tr, locale=locale, banner=Markup(BANNER),
             link=lambda to, anchor="": routes.relative(src, to, anchor),
-            release=self.catalog.release, **values)
+            release=self.catalog.release, frag=out.frag, heavy=out.heavy, H=out.H, **values)
 
     def _with_banner(self, text: str, locale: str, tr: _PageTranslator) -> str:
         banner = ""
@@ -103,22 +179,28 @@ class SiteRenderer:
                 L=labels(locale).t, stale=tr.stale, missing=tr.missing)
         return text.replace(BANNER, banner, 1)
 
-    def unit_page(self, unit: Unit, locale: str) -> str:
+    def render_parts(self, template: str, src: str, locale: str, **values: Any) -> PageParts:
+        """A whole page from one template (index pages): Markdown with its fragments, banner in place."""
+        tr = _PageTranslator(self.translator(locale))
+        out = Collector()
+        text = self._render(template, src, locale, tr, out, **values)
+        return out.parts(self._with_banner(text, locale, tr))
+
+    def unit_page(self, unit: Unit, locale: str) -> PageParts:
         m = self.model(unit)
         tr = _PageTranslator(self.translator(locale))
         src = routes.unit_src(unit)
-        if isinstance(m, InstructionModel):
-            body = self._render("pages/instruction.md.j2", src, locale, tr, m=m)
-        else:
-            body = self._render("pages/unit.md.j2", src, locale, tr, m=m)
-        body = self._with_banner(body, locale, tr)
+        out = Collector()
+        template = "pages/instruction.md.j2" if isinstance(m, InstructionModel) else "pages/unit.md.j2"
+        body = self._with_banner(self._render(template, src, locale, tr, out, m=m), locale, tr)
+        above = out.parts(body).assembled()  # the page's content above the ledger, fragments in place
         documentation = getattr(m, "documentation", None)
-        ledger = self._render("partials/sources.html.j2", src, locale, tr,
+        ledger = self._render("partials/sources.html.j2", src, locale, tr, out,
                               source_path=unit.path, source_sha256=unit.file.sha256,
                               documentation=documentation,
                               documentation_sha256=getattr(m, "documentation_sha256", None),
-                              page_sha256=sha256_text(body))
-        return body + "\n" + ledger
+                              page_sha256=sha256_text(above))
+        return out.parts(body + "\n" + ledger)
 
     def adr_page(self, adr_id: str, locale: str) -> str:
         adr = self.catalog.adrs[adr_id]
@@ -136,11 +218,21 @@ class SiteRenderer:
                 if isinstance(aid, str) and aid in self.catalog.adrs:
                     links[aid] = routes.relative(src, routes.adr_src(aid))
         front = [(k, thaw(v)) for k, v in adr.front.items() if k != "title"]
-        text = self._render("pages/adr.md.j2", src, locale, tr, a=adr, title=title, body=body,
-                            body_html=safe_markdown(body.text), front=front, links=links)
-        return self._with_banner(text, locale, tr)
+        out = Collector()
+        text = self._render("pages/adr.md.j2", src, locale, tr, out, a=adr, title=title, body=body,
+                            body_html=adr_html(safe_markdown(body.text)), front=front, links=links)
+        return out.parts(self._with_banner(text, locale, tr))
 
-    def pages(self, locale: str) -> Iterator[tuple[str, str]]:
+    def prepare(self) -> None:
+        """Build every unit's page model now (before a fork, so both language processes share them)."""
+        for unit in self.units:
+            self.model(unit)
+
+    def page_count(self) -> int:
+        from .indexes import trace_available
+        return len(self.units) + len(self.catalog.adrs) + 5 + (1 if trace_available() else 0)
+
+    def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages
         for unit in self.units:
             yield routes.unit_src(unit), self.unit_page(unit, locale)

@@ -36,8 +36,9 @@ def test_script_in_summary_is_text(tmp_path):
     renderer = SiteRenderer(result.catalog, result.tree)
     unit = result.catalog.units["PTO-TILE-TEVIL"]
     for locale in ("en", "zh-CN"):
-        text = renderer.unit_page(unit, locale)
-        html = markdown.markdown(text, extensions=["attr_list", "toc", "tables"])
+        parts = renderer.unit_page(unit, locale)
+        html = parts.fill_heavy(parts.fill_search(markdown.markdown(parts.markdown, extensions=["attr_list", "toc", "tables"])))
+        assert "<!--pto-" not in html
         assert "<script>" not in html and "<img" not in html and "<b>dest" not in html and "<i>x" not in html
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
         assert "javascript:" not in html.replace("[x](javascript:alert(2))", "")

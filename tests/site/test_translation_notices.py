@@ -19,7 +19,7 @@ def test_stale_and_missing_notices(loaded):
     translations = dict(cat.translations)
     translations[("zh-CN", unit.id)] = replace(tr, strings=MappingProxyType(strings))
     renderer = SiteRenderer(replace(cat, translations=MappingProxyType(translations)), loaded.tree)
-    text = renderer.unit_page(unit, "zh-CN")
+    text = renderer.unit_page(unit, "zh-CN").assembled()
     lab = labels("zh-CN")
     assert unit.summary in text and lab.t("notice.stale_short") in text and lab.t("notice.fallback_short") in text
     assert "pto-translation-banner" in text

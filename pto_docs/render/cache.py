@@ -1,0 +1,126 @@
+"""Content-addressed cache of built pages: a page is reused only when every input of its HTML is unchanged.
+
+A page's key is the sha256 of
+  * the page itself: its Markdown and every fragment (so any change to a unit, test, ADR, translation, label,
+    template or schema that reaches the page changes the key; one that does not reach it cannot matter);
+  * the build signature: pto-docs, MkDocs, Material and Python-Markdown versions, the source of the plugin
+    module that post-processes pages, the page language, the whole navigation (titles and URLs: every page's
+    sidebar and previous/next links), the site configuration that reaches a page (theme, features, extra,
+    Markdown extensions, site name and URL) and the content of every file of the theme's custom_dir.
+Nothing is keyed by time or path stamps, so a stale entry cannot be found: a changed input is a different key.
+
+The value is the page's final HTML (after every plugin) and its Material search entries, so a reused page
+keeps the search index complete. One pack file per language holds the entries of the last build only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zlib
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+MAGIC = b"PTODOCS-PAGES\n"
+
+
+def sha256_files(root: Path) -> str:
+    digest = hashlib.sha256()
+    if root.is_dir():
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def build_signature(config, locale: str) -> str:
+    import markdown
+    import material
+    import mkdocs
+
+    from .. import __version__, mkdocs_plugin
+    theme = config.theme
+    site = {
+        "format": FORMAT, "pto_docs": __version__, "mkdocs": mkdocs.__version__,
+        "material": getattr(material, "__version__", "?"), "markdown": markdown.__version__, "locale": locale,
+        "plugin": hashlib.sha256(Path(mkdocs_plugin.__file__).read_bytes()).hexdigest(),
+        "nav": config.nav, "site_name": config.site_name, "site_url": config.site_url,
+        "use_directory_urls": config.use_directory_urls, "extra": dict(config.extra),
+        "extra_css": list(config.extra_css), "extra_javascript": [str(j) for j in config.extra_javascript],
+        "markdown_extensions": list(config.markdown_extensions), "mdx_configs": config.mdx_configs,
+        "copyright": config.copyright, "repo_url": config.repo_url, "edit_uri": config.edit_uri,
+        "theme": {k: theme[k] for k in sorted(theme.keys()) if k not in ("custom_dir",)},
+        "custom_dir": sha256_files(Path(theme.custom_dir)) if theme.custom_dir else None,
+        "theme_dirs": [str(d) for d in theme.dirs],
+        "plugins": [name for name in config.plugins],
+    }
+    for name, plugin in config.plugins.items():
+        if name.endswith("search"):
+            site["search"] = dict(plugin.config)
+    return hashlib.sha256(json.dumps(site, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def page_key(signature: str, src_uri: str, parts) -> str:
+    digest = hashlib.sha256()
+    digest.update(f"{signature}\0{src_uri}\0".encode())
+    for text in (parts.markdown, *parts.search, "\0heavy\0", *parts.heavy):
+        data = text.encode("utf-8")
+        digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()
+
+
+class PageCache:
+    """The page pack of one language: ``get`` from the last build, ``put`` for the next one, ``save``."""
+
+    def __init__(self, directory: str | os.PathLike | None, locale: str):
+        self.path = Path(directory) / f"pages-{locale}.pack" if directory else None
+        self.old: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
+        self.new: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
+        if self.path is not None and self.path.is_file():
+            try:
+                self.old = _read_pack(self.path)
+            except Exception:  # an unreadable pack is an empty cache, never an error
+                self.old = {}
+
+    def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
+        hit = self.old.get(key)
+        if hit is None:
+            return None
+        self.new[key] = hit
+        return zlib.decompress(hit[0]).decode("utf-8"), hit[1]
+
+    def put(self, key: str, html: str, entries: list[dict[str, Any]]) -> None:
+        self.new[key] = (zlib.compress(html.encode("utf-8"), 1), entries)
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        index, blobs, offset = {}, [], 0
+        for key, (blob, entries) in self.new.items():
+            index[key] = [offset, len(blob), entries]
+            blobs.append(blob)
+            offset += len(blob)
+        header = json.dumps({"format": FORMAT, "pages": index}, separators=(",", ":")).encode("utf-8")
+        with open(tmp, "wb") as fh:
+            fh.write(MAGIC + len(header).to_bytes(8, "little") + header)
+            for blob in blobs:
+                fh.write(blob)
+        os.replace(tmp, self.path)
+
+
+def _read_pack(path: Path) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:
+    """A pack: magic, header length, JSON header (key -> offset, length, search entries), zlib blobs. No pickle."""
+    data = path.read_bytes()
+    if not data.startswith(MAGIC):
+        return {}
+    size = int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
+    start = len(MAGIC) + 8
+    header = json.loads(data[start:start + size])
+    if header.get("format") != FORMAT:
+        return {}
+    base = start + size
+    view = memoryview(data)
+    return {key: (bytes(view[base + off:base + off + n]), entries) for key, (off, n, entries) in header["pages"].items()}
