@@ -22,7 +22,19 @@ MODULES = ["benchmarks.bench_executor", "benchmarks.bench_validate", "benchmarks
 
 def main(argv: list[str]) -> int:
     only = set(argv)
-    results = []
+    out = REPO / "benchmarks" / "results.json"
+    try:
+        previous = json.loads(out.read_text("utf-8")).get("benchmarks", {})
+    except (OSError, ValueError, AttributeError):
+        previous = {}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    identity = {
+        "date": datetime.date.today().isoformat(),
+        "commit": commit,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "pto_spec_checkout": bool(os.environ.get("PTO_SPEC_CHECKOUT")),
+    }
+    runs = dict(previous)  # a partial run keeps the other benchmarks' last figures, each with its own identity
     for name in MODULES:
         short = name.rsplit(".", 1)[-1]
         if only and short not in only and short.removeprefix("bench_") not in only:
@@ -33,19 +45,12 @@ def main(argv: list[str]) -> int:
             print(f"{short}: skipped ({exc})")
             continue
         print(f"== {short}")
-        results.extend(module.main())
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    record = {
-        "date": datetime.date.today().isoformat(),
-        "commit": commit,
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "command": "nox -s bench  (PTO_SPEC_CHECKOUT=<pto-spec 0.58.3 checkout> for real-tree figures)",
-        "pto_spec_checkout": bool(os.environ.get("PTO_SPEC_CHECKOUT")),
-        "figures": results,
-    }
-    out = REPO / "benchmarks" / "results.json"
+        runs[short] = {**identity, "command": f"python benchmarks/run.py {short.removeprefix('bench_')}",
+                       "figures": module.main()}
+    record = {"command": "nox -s bench  (PTO_SPEC_CHECKOUT=<pto-spec 0.58.3 checkout> for real-tree figures)",
+              "benchmarks": runs}
     out.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"recorded {len(results)} figures in {out.relative_to(REPO)}")
+    print(f"recorded {sum(len(r['figures']) for r in runs.values())} figures in {out.relative_to(REPO)}")
     return 0
 
 
