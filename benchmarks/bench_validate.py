@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 
-
-def wall(cmd: list[str], runs: int = 3, cwd: Path = REPO) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        best = min(best, time.perf_counter() - start)
-    return best
+from benchmarks.timing import wall  # noqa: E402
 
 
 def main() -> list[dict]:
