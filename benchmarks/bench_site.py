@@ -8,7 +8,10 @@ Measured in one run, on one machine, each in a fresh process:
     first, so nothing is written inside the checkout);
   * first: `pto-docs build ROOT --site-dir SITE -q` with an empty page cache (target <= 1.0x baseline, stretch 0.5x);
   * second: the same again, nothing changed (target <= 0.3x first);
-  * the site size (du --apparent-size; target <= 150 MB) and the peak RSS of the build processes (target <= 2 GB).
+  * the site size (du --apparent-size; target <= 150 MB) and the peak RSS of the build processes (target <= 2 GB);
+  * edit one unit: on the copy (built once to fill its cache), append a comment line to one unit's ASL and
+    rebuild (the rebuild `mkdocs serve --dirty` does after a save, in a fresh process; target: the changed
+    page within 3 s).
 Without PTO_SPEC_CHECKOUT only catalog/ is built (no baseline; the ratios are then against the first build).
 """
 
@@ -61,6 +64,28 @@ def figure(name: str, value: float, unit: str, baseline: float | None, baseline_
             "ratio": round(ratio, 3) if ratio is not None else None, "target": target}
 
 
+def size_decimal_mb(path: Path) -> float:
+    return size_mb(path) * MB / 1e6
+
+
+def edited_unit_rebuild(copy: Path, tmp: Path) -> float | None:
+    """Seconds to rebuild after appending a comment to one unit of ``copy`` (its cache filled first)."""
+    units = sorted((copy / "asl").rglob("*.asl")) if (copy / "asl").is_dir() else []
+    preferred = [u for u in units if u.name == "MAX.asl"]
+    if not units:
+        return None
+    unit = (preferred or units)[0]
+    site, cache = tmp / "edit-site", tmp / "edit-cache"
+    cmd = [sys.executable, "-m", "pto_docs.cli", "build", str(copy), "--site-dir", str(site), "--cache-dir", str(cache),
+           "-q", "--no-strict"]
+    _, code, _ = timed(cmd, REPO)
+    if code:
+        return None
+    unit.write_text(unit.read_text("utf-8") + "// benchmark edit\n", "utf-8")
+    wall, code, _ = timed(cmd, REPO)
+    return wall if code == 0 else None
+
+
 def upstream_baseline(checkout: Path, tmp: Path) -> float | None:
     config = checkout / "docs" / "mkdocs" / "mkdocs.yml"
     if not config.is_file():
@@ -99,8 +124,13 @@ def main() -> list[dict]:
         if code:
             raise SystemExit(f"second pto-docs build failed (exit {code})")
         figures.append(figure(f"pto-docs build, nothing changed ({root.name})", second, "s", first, "first build", "<= 0.3x first"))
-        figures.append(figure("site size (apparent)", size_mb(site), "MB", None, "", "<= 150 MB"))
+        figures.append(figure("site size (apparent)", size_mb(site), "MiB", None, "", "<= 150 MB"))
+        figures.append(figure("site size (apparent, decimal)", size_decimal_mb(site), "MB", None, "", "<= 150 MB"))
         figures.append(figure("peak RSS of a build process", max(peak1, peak2), "MB", None, "", "<= 2048 MB"))
+        if (tmp / "upstream").is_dir():
+            edit = edited_unit_rebuild(tmp / "upstream", tmp)
+            if edit is not None:
+                figures.append(figure("rebuild after editing one unit", edit, "s", None, "", "<= 3 s (serve reload)"))
     return figures
 
 

@@ -10,6 +10,12 @@ its target; on_post_page inserts the heavy fragments after the search plugin has
 on_post_build waits for the other languages and renames the finished site into place; on_serve watches the spec
 root and templates/.
 
+With the cache on (``pto-docs build``, or MkDocs' own ``--dirty``: ``mkdocs serve --dirty``), a build whose tree
+digest (every byte of the spec tree, of pto-docs and of the templates; render/tree_cache.py) matches the last
+successful build neither loads nor validates nor renders the tree: its manifest gives the navigation, the page
+list and the cache keys. The theme's source maps and the lunr files of other search languages are removed
+from each language's site (no page loads them).
+
 The site is built into a temporary sibling of ``site_dir`` and renamed into place only when every language
 succeeded, so a failed build never leaves a half-written site.
 """
@@ -45,6 +51,10 @@ from .render.indexes import navigation
 
 log = logging.getLogger("mkdocs.plugins.pto-docs")
 _BLANKS = re.compile(r"[ \t]*\n\s*")
+# a line break between list items (and their list's tags) renders as nothing: the navigation is mostly these
+_LIST_BREAKS = re.compile(r"(</li>|<ul[^>]*>)\n(?=<li[ >]|</ul>)")
+_NAV_BREAKS = re.compile(r'(?<=<li class="md-nav__item">)\n(?=<a )|(?<=</span>)\n(?=</a>\n?</li>)|(?<=</a>)\n(?=</li>)'
+                         r'|(?<=class="md-nav__link">)\n(?=<span class="md-ellipsis">)')
 DIRTY_WARNING = "A 'dirty' build is being performed"
 
 
@@ -66,7 +76,54 @@ def minify_chrome(html: str) -> str:
     end = html.rfind("</article>")
     if start < 0 or end < start:
         return html
-    return _BLANKS.sub("\n", html[:start]) + html[start:end] + _BLANKS.sub("\n", html[end:])
+    def chrome(text: str) -> str:
+        return _LIST_BREAKS.sub(r"\1", _BLANKS.sub("\n", text))
+    head = chrome(html[:start])
+    nav = head.find('<nav class="md-nav md-nav--primary"')
+    if nav >= 0:  # the sidebars: block list items holding flex links, where a break at either end renders as nothing
+        head = head[:nav] + _NAV_BREAKS.sub("", head[nav:])
+    return head + html[start:end] + chrome(html[end:])
+
+
+def prune_theme_assets(site_dir: str, search_languages) -> int:
+    """Remove what no page of this language can load: the theme's source maps (debugging aids) and the search
+    worker's lunr files for other languages (the worker imports only ``lunr.<lang>`` of the configured search
+    languages, ``tinyseg``/``wordcut`` for ja/hi/th, ``lunr.multi`` and ``lunr.stemmer.support``).
+    Returns the bytes removed."""
+    langs = set(search_languages)
+    keep = {"lunr.stemmer.support.min.js"} | {f"lunr.{lang}.min.js" for lang in langs if lang != "en"}
+    if len(langs) > 1:
+        keep.add("lunr.multi.min.js")
+    if "ja" in langs:
+        keep.add("tinyseg.js")
+    if langs & {"hi", "th"}:
+        keep.add("wordcut.js")
+    removed = 0
+    assets = os.path.join(site_dir, "assets")
+    for dirpath, _dirs, names in os.walk(assets):
+        in_lunr = os.path.basename(dirpath) in ("lunr", "min") and f"{os.sep}lunr" in dirpath
+        for name in names:
+            if name.endswith(".map") or (in_lunr and name.endswith(".js") and name not in keep):
+                path = os.path.join(dirpath, name)
+                removed += os.path.getsize(path)
+                os.remove(path)
+    return removed
+
+
+def mkdocs_dirty() -> bool:
+    """Whether the running MkDocs build was started dirty (``mkdocs serve --dirty``, ``mkdocs build --dirty``).
+
+    MkDocs gives plugins no flag for it (only ``on_startup``, which would make MkDocs keep one plugin instance for
+    every build, and each language build needs its own), so read the ``dirty`` argument of the
+    ``mkdocs.commands.build.build`` call that runs this event. In dirty mode MkDocs skips every page the plugin
+    marks unmodified, which is how pages are reused from the content-addressed cache."""
+    from mkdocs.commands import build as build_module
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is build_module.build.__code__:
+            return bool(frame.f_locals.get("dirty"))
+        frame = frame.f_back
+    return False
 
 
 def locale_dir(locale: str, primary: str) -> str:
@@ -137,6 +194,9 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self.progress = None  # a pto_docs.progress.Progress given by `pto-docs build`; else one per build
         self._staging: str | None = None
         self._highlight = None
+        self._digest: str | None = None  # the tree digest (render/tree_cache.py) of a cached `pto-docs build`
+        self.manifest: dict | None = None  # the last build's manifest when its digest matches: nothing to load
+        self._record: dict | None = None  # what this build derived from the tree, for the next manifest
 
     # -- configuration ---------------------------------------------------------------------------
     @property
@@ -163,6 +223,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
 
     def on_config(self, config):
         self._start = time.monotonic()
+        if self.locale is None and not self.dirty_build:
+            self.dirty_build = mkdocs_dirty()  # `mkdocs serve --dirty` / `mkdocs build --dirty`: use the cache
         if self.locale is None:
             quiet = logging.getLogger("mkdocs").getEffectiveLevel() > logging.INFO
             install_progress(self.progress or Progress(quiet=quiet))
@@ -177,19 +239,18 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             logging.getLogger("mkdocs").addHandler(self._counter)
         self._counter.count = 0
         root = self.spec_root(config)
-        if self.locale is None:
-            progress.stage("loading the spec tree")
-        try:
-            self.state = build_state(root, self.templates_dir(config))
-        except (SpecRootError, OSError) as exc:
-            raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
-        self._report(self.state, root)
+        self.manifest = self._unchanged_tree(config, root)
+        if self.manifest is None:
+            self._load(config, root)
+        elif self.locale is None:  # nothing changed: the last build's diagnostics, without loading the tree
+            for line in self.manifest.get("diagnostics", ()):
+                log.info(line)
         config.theme["language"] = MATERIAL_LANGUAGE[locale]
         for name, plugin in config.plugins.items():
             if name.endswith("search") and hasattr(plugin, "config"):
                 plugin.config.lang = list(SEARCH_LANGUAGE[locale])
                 self._search = plugin
-        config["nav"] = navigation(self.state.renderer, locale)
+        config["nav"] = self.manifest["nav"] if self.manifest is not None else navigation(self.state.renderer, locale)
         back = "../" * locale_dir(locale, self.primary).count("/")
         config.extra["alternate"] = [
             {"name": labels(loc).t("language_name"), "lang": loc,
@@ -207,19 +268,42 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             except ImportError:
                 pass
         if self.locale is None and self.command != "serve":
-            if self.config.cache_dir and self.dirty_build:
+            if self.config.cache_dir and self.dirty_build and self.state is not None:
                 from .render.fragments import HighlightCache, use_highlight_cache
                 self._highlight = HighlightCache(os.path.join(self.config.cache_dir, "highlight.json.z"))
                 use_highlight_cache(self._highlight)
             if self.config.parallel and hasattr(os, "fork") and len(self.config.languages) > 1:
-                progress.stage("building page models")
-                self.state.renderer.prepare()
+                if self.state is not None:
+                    progress.stage("building page models")
+                    self.state.renderer.prepare()
                 for loc in self.config.languages[1:]:
                     self._fork(loc, config)
         if self.locale is None:
             progress.stage(f"building {self.here}" + (" + " + ", ".join(ch["locale"] for ch in self.children)
                                                       if self.children else ""))
         return config
+
+    def _load(self, config, root: Path) -> None:
+        if self.locale is None:
+            current_progress().stage("loading the spec tree")
+        try:
+            self.state = build_state(root, self.templates_dir(config))
+        except (SpecRootError, OSError) as exc:
+            raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
+        self._report(self.state, root)
+
+    def _unchanged_tree(self, config, root: Path) -> dict | None:
+        """The manifest of the last build when the tree, pto-docs and everything else it read are unchanged."""
+        cache_dir = self._cache_dir(config) if self.command != "serve" else None
+        if not cache_dir:
+            return None
+        from .render.tree_cache import TreeManifest, tree_digest
+        if self._digest is None:
+            if self.locale is None:
+                current_progress().stage("hashing the spec tree")
+            settings = {k: v for k, v in dict(self.config).items() if k not in ("cache_dir",)}
+            self._digest = tree_digest(root, self.templates_dir(config), settings)
+        return TreeManifest(cache_dir, self.here).load(self._digest)
 
     def _report(self, state: BuildState, root: Path) -> None:
         diags = state.diagnostics
@@ -298,6 +382,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         plugin.dirty_build = self.dirty_build
         plugin.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
         plugin.report_fd = write_fd
+        plugin._digest = self._digest
         try:
             build(second, dirty=self.dirty_build)
         except Abort as exc:
@@ -376,12 +461,22 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     # -- pages -----------------------------------------------------------------------------------
     def on_files(self, files, config):
         from .render.cache import PageCache, build_signature, page_key
-        renderer = self.state.renderer
+        renderer = self.state.renderer if self.state is not None else None
         locale = self.here
         cache_dir = self._cache_dir(config)
         self.cache = PageCache(cache_dir, locale) if cache_dir else None
         signature = build_signature(config, locale) if self.cache else ""
         self.parts, self.keys, self.reused, self.built = {}, {}, {}, []
+        if self.manifest is not None:
+            if self._reuse_everything(files, config, signature):
+                return files
+            self.manifest = None  # the theme or configuration changed, or a page left the pack: build it all
+            self._load(config, self.spec_root(config))
+            config["nav"] = navigation(self.state.renderer, locale)
+            renderer = self.state.renderer
+            signature = build_signature(config, locale)
+        record = self._record = {"pages": [], "files": [], "notes": [], "signature": signature,
+                                 "nav": config.nav, "diagnostics": [d.format() for d in self.state.diagnostics]}
         for src_uri, parts in renderer.pages(locale):
             existing = files.get_file_from_path(src_uri)
             if existing is not None:
@@ -391,6 +486,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                 key = page_key(signature, src_uri, parts)
                 hit = self.cache.get(key)
                 self.keys[src_uri] = key
+                record["pages"].append([src_uri, parts.markdown, key])
                 if hit is not None:
                     self.reused[src_uri] = hit
                     file.is_modified = _not_modified  # MkDocs' dirty mode skips the page; on_env writes it
@@ -399,15 +495,42 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             files.append(file)
         for path, data in renderer.files():
             files.append(File.generated(config, path, content=data))
+            record["files"].append([path, data.decode("utf-8")])
         self.total = len(self.parts) + len(self.reused)
         self._tick()
         stale = renderer.stale_report(locale)
         missing = renderer.missing_report(locale)
         if stale:
-            log.info(f"pto-docs: {len(stale)} {locale} translation(s) out of date (English shown): " + ", ".join(stale))
+            record["notes"].append(f"pto-docs: {len(stale)} {locale} translation(s) out of date (English shown): " + ", ".join(stale))
         if missing and locale != "en":
-            log.info(f"pto-docs: {len(missing)} {locale} string(s) untranslated (English shown)")
+            record["notes"].append(f"pto-docs: {len(missing)} {locale} string(s) untranslated (English shown)")
+        for note in record["notes"]:
+            log.info(note)
         return files
+
+    def _reuse_everything(self, files, config, signature: str) -> bool:
+        """Nothing changed since the last build: every page comes from the page pack, nothing is rendered."""
+        manifest = self.manifest
+        if self.cache is None or manifest.get("signature") != signature:
+            return False
+        if any(key not in self.cache.old for _src, _md, key in manifest["pages"]):
+            return False
+        for src_uri, markdown, key in manifest["pages"]:
+            existing = files.get_file_from_path(src_uri)
+            if existing is not None:
+                files.remove(existing)
+            file = File.generated(config, src_uri, content=markdown)
+            file.is_modified = _not_modified
+            self.keys[src_uri] = key
+            self.reused[src_uri] = self.cache.get(key)
+            files.append(file)
+        for path, text in manifest["files"]:
+            files.append(File.generated(config, path, content=text.encode("utf-8")))
+        for note in manifest.get("notes", ()):
+            log.info(note)
+        self.total = len(self.reused)
+        self._tick()
+        return True
 
     def on_env(self, env, config, files):
         from mkdocs import utils
@@ -468,8 +591,10 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     # -- end of the build --------------------------------------------------------------------------
     @event_priority(-100)  # after every other plugin (search writes its index first)
     def on_post_build(self, config):
+        prune_theme_assets(config.site_dir, SEARCH_LANGUAGE[self.here])
         if self.cache is not None:
             self.cache.save()
+            self._save_manifest(config)
         if self._highlight is not None and self.report_fd is None and self.locale is None:
             from .render.fragments import use_highlight_cache
             self.state.renderer.prepare()  # every model built: the cache keeps exactly what this tree uses
@@ -511,6 +636,19 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         if self.progress is None:  # under `mkdocs build`; `pto-docs build` prints it after MkDocs' last line
             current_progress().summary(self.summary_text)
 
+    def _save_manifest(self, config) -> None:
+        """Record this build for the no-change fast path: only after a build without warnings or errors (a
+        reused page would not repeat its warnings); a build with warnings removes the old manifest."""
+        cache_dir = self._cache_dir(config)
+        if not cache_dir or not self._digest:
+            return
+        from .render.tree_cache import TreeManifest
+        manifest = TreeManifest(cache_dir, self.here)
+        if self._counter is not None and self._counter.count:
+            manifest.remove()
+        elif self._record is not None:
+            manifest.save(self._digest, **self._record)
+
     def _build_sequentially(self, config) -> list[dict]:
         from mkdocs.commands.build import build
         results = []
@@ -522,6 +660,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             plugin.config = copy.copy(self.config)
             plugin.dirty_build = self.dirty_build
             plugin.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
+            plugin._digest = self._digest
             log.info(f"pto-docs: building the {locale} site into {second.site_dir}")
             current_progress().stage(f"building {locale}")
             build(second, dirty=self.dirty_build)

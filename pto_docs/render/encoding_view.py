@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import hashlib
 import re
 from dataclasses import dataclass
 
 from markupsafe import Markup
 
 from ..model import Catalog, Unit
-from .fragments import plain_code
+from .fragments import plain_code, readable_json
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,56 @@ _TICKS = re.compile(r'(?:<line x1="(\d+)" y1="(\d+)" x2="\1" y2="(\d+)" stroke="
 _TICK = re.compile(r'<line x1="(\d+)" y1="(\d+)" x2="\1" y2="(\d+)" stroke="(#[0-9a-f]{6})" stroke-width="(\d+)"/>')
 
 
+_ELEMENT = re.compile(r'<(text|rect|path|line)((?: [\w:-]+="[^"]*")+)(\s*/?)>')
+_ATTR = re.compile(r' ([\w:-]+)="([^"]*)"')
+_PRESENTATION = ("font-size", "text-anchor", "fill", "stroke", "stroke-width")
+_SVG_OPEN = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" class="pto-reg"')
+
+
+def _shared_style(svg: str) -> str:
+    """Presentation attributes that every element of one kind (tag and class) in this drawing repeats move
+    into one rule of a ``<style>`` scoped to the drawing's own id: the same rendering, a fraction of the bytes
+    (a register diagram repeats ``font-size``/``text-anchor``/``fill`` on every bit digit)."""
+    if not _SVG_OPEN.match(svg):
+        return svg
+    groups: dict[tuple[str, str], list[dict[str, str]]] = {}
+    for m in _ELEMENT.finditer(svg):
+        attrs = dict(_ATTR.findall(m.group(2)))
+        groups.setdefault((m.group(1), attrs.get("class", "")), []).append(attrs)
+    shared: dict[tuple[str, str], dict[str, str]] = {}
+    for key, items in groups.items():
+        common = {k: v for k, v in items[0].items() if k in _PRESENTATION and all(i.get(k) == v for i in items)}
+        if common and len(items) > 1:
+            shared[key] = common
+    if not shared:
+        return svg
+    ident = "pto-reg-" + hashlib.sha256(svg.encode("utf-8")).hexdigest()[:12]
+
+    def strip(m: re.Match) -> str:
+        attrs = _ATTR.findall(m.group(2))
+        common = shared.get((m.group(1), dict(attrs).get("class", "")))
+        if not common:
+            return m.group(0)
+        kept = "".join(f' {k}="{v}"' for k, v in attrs if k not in common)
+        return f"<{m.group(1)}{kept}{m.group(3)}>"
+
+    body = _ELEMENT.sub(strip, svg)
+    rules = []
+    for (tag, cls), common in shared.items():
+        selector = f"#{ident} {tag}.{cls}" if cls else f"#{ident} {tag}:not([class])"
+        decls = ";".join(f"{k}:{v}px" if k in ("font-size", "stroke-width") else f"{k}:{v}" for k, v in common.items())
+        rules.append(f"{selector}{{{decls}}}")
+    head, rest = body.split(">", 1)
+    return f'{head} id="{ident}"><style>{"".join(rules)}</style>{rest}'
+
+
 def compact_svg(svg: str) -> str:
-    """The same drawing, smaller: a run of vertical bit ticks of one stroke becomes one ``<path>``."""
+    """The same drawing, smaller: a run of vertical bit ticks of one stroke becomes one ``<path>``, and the
+    presentation attributes all elements of a kind share become one scoped style rule."""
+    return _shared_style(_compact_ticks(svg))
+
+
+def _compact_ticks(svg: str) -> str:
     def run(m: re.Match) -> str:
         ticks = _TICK.findall(m.group(0))
         if len({(t[3], t[4]) for t in ticks}) != 1:
@@ -77,7 +125,7 @@ def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
             mask=word.mask, match=word.match,
             items=tuple(ItemRow(i.name, i.bit_range, i.value, i.value == "variable") for i in word.items),
             svg=Markup(compact_svg(register_svg(word, label=label))),
-            wavejson=plain_code(json.dumps(word.wavejson, indent=2, sort_keys=False), "json"),
+            wavejson=plain_code(readable_json(word.wavejson, sort_keys=False), "json"),
         ))
     return EncodingView(True, enc.carrier_mnemonic, enc.engine_mnemonic, tuple(sorted(enc.fixed.items())),
                         tuple(enc.notes), tuple(words))

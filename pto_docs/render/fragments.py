@@ -20,9 +20,12 @@ from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from ..frozen import pretty_json
+from ..frozen import thaw
 
 _WHITESPACE_SPAN = re.compile(r'<span class="w">([ \t\n]*)</span>')
+# Pygments escapes quotes for attribute safety; its code is element text, where a quote needs no entity.
+_QUOTE_ENTITIES = (("&quot;", '"'), ("&#39;", "'"))
+JSON_WIDTH = 88  # a JSON array or object that fits in this many columns is printed on one line
 _LINENO_SPAN = re.compile(r'<span class="normal">(\d+)</span>')
 
 
@@ -74,7 +77,7 @@ def _salt() -> str:
     from .. import asl_lexer
     with open(asl_lexer.__file__, "rb") as fh:
         lexer = hashlib.sha256(fh.read()).hexdigest()
-    return f"{pygments.__version__}\0{lexer}\0{_WHITESPACE_SPAN.pattern}\0{_LINENO_SPAN.pattern}"
+    return f"{pygments.__version__}\0{lexer}\0{_WHITESPACE_SPAN.pattern}\0{_LINENO_SPAN.pattern}\0{_QUOTE_ENTITIES}"
 
 
 def highlighted(code: str, language: str = "asl", first_line: int | None = None) -> Markup:
@@ -99,13 +102,57 @@ def _highlighted(code: str, language: str, first_line: int | None) -> Markup:
     html = highlight(code, _lexer(language), formatter)
     # Whitespace tokens need no span (the theme gives them no style): drop ~25% of the markup.
     # Line numbers need no span either (the theme styles the column, not the spans).
-    return Markup(_LINENO_SPAN.sub(r"\1", _WHITESPACE_SPAN.sub(r"\1", html)))
+    html = _LINENO_SPAN.sub(r"\1", _WHITESPACE_SPAN.sub(r"\1", html))
+    for entity, char in _QUOTE_ENTITIES:  # only text content carries these (class names never do)
+        html = html.replace(entity, char)
+    return Markup(html)
+
+
+def text_escape(text: str) -> str:
+    """Escape for element text (``<pre>`` content): ``&``, ``<`` and ``>``; quotes need no entity there."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def plain_code(code: str, language: str = "") -> Markup:
     cls = f' class="language-{escape(language)}"' if language else ""
-    return Markup(f'<div class="highlight"><pre><code{cls}>{escape(code)}</code></pre></div>')
+    return Markup(f'<div class="highlight"><pre><code{cls}>{text_escape(code)}</code></pre></div>')
 
 
 def json_block(value: object) -> Markup:
-    return plain_code(pretty_json(value).rstrip("\n"), "json")
+    return plain_code(readable_json(value), "json")
+
+
+def readable_json(value: object, width: int = JSON_WIDTH, sort_keys: bool = True) -> str:
+    """Indented JSON (sorted keys, like ``pretty_json``) where every array or object that fits in ``width``
+    columns stays on one line: the same document, a third of the lines and bytes of a fully indented one."""
+    out: list[str] = []
+    _json_into(out, thaw(value), 0, width, sort_keys)
+    return "".join(out)
+
+
+def _json_into(out: list[str], value: object, indent: int, width: int, sort_keys: bool) -> None:
+    if isinstance(value, dict | list) and value:
+        flat = json.dumps(value, sort_keys=sort_keys, ensure_ascii=False, default=str)
+        if indent + len(flat) <= width:
+            out.append(flat)
+            return
+        pad = " " * (indent + 2)
+        if isinstance(value, dict):
+            out.append("{")
+            for i, key in enumerate(sorted(value) if sort_keys else value):
+                out.append(("," if i else "") + "\n" + pad + json.dumps(key, ensure_ascii=False) + ": ")
+                _json_into(out, value[key], indent + 2, width, sort_keys)
+            out.append("\n" + " " * indent + "}")
+        else:
+            out.append("[")
+            for i, item in enumerate(value):
+                out.append(("," if i else "") + "\n" + pad)
+                _json_into(out, item, indent + 2, width, sort_keys)
+            out.append("\n" + " " * indent + "]")
+        return
+    out.append(json.dumps(value, sort_keys=sort_keys, ensure_ascii=False, default=str))
+
+
+def plain_asl(code: str) -> Markup:
+    """A whole ASL file as escaped text (the collapsible "complete unit" block): no per-token markup."""
+    return plain_code(code, "asl")

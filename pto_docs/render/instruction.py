@@ -17,7 +17,7 @@ from .encoding_view import EncodingView, encoding_view
 from .env import Prose
 from .evidence import EvidenceView, evidence_view
 from .examples_view import ExampleView, example_views
-from .fragments import highlighted, json_block
+from .fragments import highlighted, json_block, plain_asl
 from .sitedata import SiteData
 
 
@@ -152,7 +152,7 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
         contract_operands=operands,
         examples=example_views(data.examples.get(unit.id, ())),
         regions=regions,
-        full_asl=highlighted(unit.file.text.rstrip("\n"), "asl", 1),
+        full_asl=plain_asl(unit.file.text.rstrip("\n")),
         ndf=ndf_views(unit),
         evidence=evidence_view(data, unit, src),
         record_fields=len(unit.record),

@@ -29,7 +29,7 @@ from ..sources.tree import SpecTree
 from . import routes
 from .env import Prose, environment
 from .evidence import evidence_view
-from .fragments import highlighted, json_block
+from .fragments import json_block, plain_asl
 from .instruction import InstructionModel, build_instruction_model, ndf_views
 from .markdown_safe import adr_html, safe_markdown
 from .sitedata import SiteData
@@ -150,7 +150,7 @@ class SiteRenderer:
             "unit": unit, "src": src, "depends": depends,
             "states": tuple({"id": s.id, "json": json_block(thaw(s.record))} for s in unit.states),
             "ndf": ndf_views(unit),
-            "full_asl": highlighted(unit.file.text.rstrip("\n"), "asl", 1),
+            "full_asl": plain_asl(unit.file.text.rstrip("\n")),
             "evidence": evidence_view(self.data, unit, src),
             "record_fields": len(unit.record),
             "record_json": json_block(thaw(unit.record)),

@@ -1,0 +1,99 @@
+"""The no-change fast path of ``pto-docs build``: skip loading, validating and rendering the spec tree when
+every input of the last successful build is byte-identical.
+
+The *tree digest* is the sha256 of
+  * every file of the spec root (path and sha256 of its content; ``.git*`` directories excluded) and the
+    checkout's git identity (commit, dirty flag, exact tag: the release identity the pages show);
+  * every file of the installed ``pto_docs`` package (its source, schemas, lexers, label catalogs), so a
+    change to the loader, the validator, a schema or the renderer is a different digest;
+  * every file of the page templates directory;
+  * the versions of Python and of every library that reaches a page or a diagnostic, and the plugin's
+    configuration (languages, strictness, trace policy, ...) and the page language.
+A language's *manifest* (``tree-<locale>.json`` in the cache directory) records, for that digest, what the
+build derived from the tree: the navigation, each page's src_uri, Markdown and page-cache key, the non-page
+files, the validation diagnostics (replayed on the console) and the translation notes. It is written only
+after a build without warnings or errors, and used only when both the digest and the page-cache build
+signature (theme, configuration, navigation; see cache.py) match; a page missing from the page pack falls
+back to the full build. Nothing is keyed by time stamps, so a stale manifest cannot be used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pygments", "jinja2", "markupsafe",
+             "jsonschema", "jieba", "pyyaml")
+
+
+def _hash_dir(digest, root: Path, label: str) -> None:
+    digest.update(f"\0dir\0{label}\0".encode())
+    if not root.is_dir():
+        return
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git") and d != "__pycache__")
+        for name in sorted(filenames):
+            full = os.path.join(dirpath, name)
+            try:
+                with open(full, "rb") as fh:
+                    content = hashlib.sha256(fh.read()).hexdigest()
+            except OSError:
+                content = "unreadable"
+            digest.update(f"{os.path.relpath(full, root)}\0{content}\n".encode())
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": sys.version}
+    for name in LIBRARIES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
+def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, Any]) -> str:
+    from .. import __file__ as package_init
+    from ..sources.release import git_identity
+    from .env import TEMPLATES_DIR
+    digest = hashlib.sha256(f"pto-docs tree digest {FORMAT}\n".encode())
+    _hash_dir(digest, Path(root).resolve(), "spec")
+    digest.update(json.dumps(git_identity(Path(root).resolve())).encode())
+    _hash_dir(digest, Path(package_init).resolve().parent, "pto_docs")
+    _hash_dir(digest, Path(templates_dir or TEMPLATES_DIR), "templates")
+    digest.update(json.dumps({"versions": _versions(), "config": plugin_config}, sort_keys=True, default=str).encode())
+    return digest.hexdigest()
+
+
+class TreeManifest:
+    def __init__(self, directory: str | os.PathLike, locale: str):
+        self.path = Path(directory) / f"tree-{locale}.json"
+
+    def load(self, digest: str) -> dict[str, Any] | None:
+        """The manifest of the last build if it was made from ``digest``; else None (never an error)."""
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("digest") != digest:
+            return None
+        return data
+
+    def save(self, digest: str, **values: Any) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"format": FORMAT, "digest": digest, **values}, ensure_ascii=False,
+                                  separators=(",", ":")), "utf-8")
+        os.replace(tmp, self.path)
+
+    def remove(self) -> None:
+        try:
+            self.path.unlink()
+        except OSError:
+            pass

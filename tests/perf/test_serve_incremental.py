@@ -1,0 +1,74 @@
+"""`mkdocs serve --dirty`: a rebuild after editing one unit regenerates exactly the pages that depend on it.
+
+The test drives MkDocs the way its serve command does (one process, a fresh config per rebuild,
+``build(config, serve_url=..., dirty=True)`` into the same site directory) on a copy of catalog/; the plugin
+records which pages each language rebuilt in last-build.json. No timings are asserted.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TMUL = "instructions/tile/elementwise-tile-tile/arithmetic/TMUL.md"
+
+
+def _serve_config(tmp_path: Path, root: Path) -> Path:
+    text = (REPO / "mkdocs.yml").read_text("utf-8")
+    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
+    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
+    text = text.replace("      spec_root: catalog\n", f"      spec_root: {root}\n      cache_dir: {tmp_path / 'cache'}\n")
+    path = tmp_path / "mkdocs.yml"
+    path.write_text(text, "utf-8")
+    return path
+
+
+def _rebuild(config_file: Path, site_dir: Path, dirty: bool = True) -> dict[str, set[str]]:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    config = load_config(config_file=str(config_file), site_dir=str(site_dir))  # as serve's get_config()
+    config.site_url = "http://127.0.0.1:8000/"
+    build(config, serve_url=config.site_url, dirty=dirty)
+    report = json.loads((config_file.parent / "cache" / "last-build.json").read_text("utf-8"))
+    return {r["locale"]: set(r["built"]) for r in report}
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    root = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", root)
+    return root
+
+
+def test_serve_dirty_rebuild_after_a_unit_edit_regenerates_only_its_dependants(tmp_path, tree):
+    config_file = _serve_config(tmp_path, tree)
+    site = tmp_path / "serve-site"
+    first = _rebuild(config_file, site)
+    assert all(pages for pages in first.values())  # the first serve build renders every page
+    unit = tree / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    unit.write_text(unit.read_text("utf-8") + "// an edit while serving\n", "utf-8")
+    second = _rebuild(config_file, site)
+    for locale, pages in second.items():
+        # the unit's own page and the traceability report (it shows every unit's hash); nothing else
+        assert pages == {TMUL, "reports/traceability.md"}, (locale, pages)
+    assert "an edit while serving" in (site / TMUL[:-3] / "index.html").read_text("utf-8")
+    assert "an edit while serving" in (site / "zh-CN" / TMUL[:-3] / "index.html").read_text("utf-8")
+    third = _rebuild(config_file, site)  # saved again, nothing changed: nothing is rendered
+    assert third == {"en": set(), "zh-CN": set()}
+
+
+def test_serve_without_dirty_rebuilds_every_page(tmp_path, tree):
+    config_file = _serve_config(tmp_path, tree)
+    site = tmp_path / "serve-site"
+    _rebuild(config_file, site)
+    (tmp_path / "cache" / "last-build.json").unlink()
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    config = load_config(config_file=str(config_file), site_dir=str(site))
+    build(config, serve_url="http://127.0.0.1:8000/", dirty=False)
+    assert not (tmp_path / "cache" / "last-build.json").exists()  # a clean build neither reads nor writes the cache
+    assert (site / TMUL[:-3] / "index.html").is_file()

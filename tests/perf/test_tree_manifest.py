@@ -1,0 +1,64 @@
+"""The no-change fast path (render/tree_cache.py): an unchanged tree is neither loaded nor validated nor
+rendered; any changed byte of the tree, of pto-docs or of the templates disables it (no timings asserted)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .test_site_cache import TMUL, build, rebuilt, tree  # noqa: F401 - the fixture
+
+
+def _no_loading(monkeypatch) -> None:
+    from pto_docs import mkdocs_plugin
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the spec tree was loaded although nothing changed")
+    monkeypatch.setattr(mkdocs_plugin, "build_state", refuse)
+
+
+def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, monkeypatch):  # noqa: F811
+    build(tmp_path, tree)
+    html = (tmp_path / "site" / TMUL[:-3] / "index.html").read_text("utf-8")
+    manifest = json.loads((tmp_path / "cache" / "tree-zh-CN.json").read_text("utf-8"))
+    assert manifest["pages"] and manifest["nav"]
+    _no_loading(monkeypatch)
+    second = build(tmp_path, tree)
+    assert rebuilt(second) == {"en": set(), "zh-CN": set()}
+    assert (tmp_path / "site" / TMUL[:-3] / "index.html").read_text("utf-8") == html
+    assert (tmp_path / "site" / "zh-CN" / TMUL[:-3] / "index.html").is_file()
+
+
+@pytest.mark.parametrize("edit", ["unrelated tree file", "unit"])
+def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):  # noqa: F811
+    from pto_docs.render.tree_cache import tree_digest
+    build(tmp_path, tree)
+    before = json.loads((tmp_path / "cache" / "tree-en.json").read_text("utf-8"))["digest"]
+    if edit == "unit":
+        path = tree / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+        path.write_text(path.read_text("utf-8") + "// changed\n", "utf-8")
+    else:
+        (tree / "NOTES.txt").write_text("a file no page shows\n", "utf-8")
+    assert tree_digest(tree, None, {}) != tree_digest(tree.parent / "nowhere", None, {})
+    report = build(tmp_path, tree)
+    after = json.loads((tmp_path / "cache" / "tree-en.json").read_text("utf-8"))["digest"]
+    assert after != before
+    expected = {TMUL, "reports/traceability.md"} if edit == "unit" else set()
+    assert rebuilt(report) == {"en": expected, "zh-CN": expected}
+
+
+def test_digest_covers_templates_and_configuration(tmp_path, tree):  # noqa: F811
+    from pto_docs.render.env import TEMPLATES_DIR
+    from pto_docs.render.tree_cache import tree_digest
+    base = tree_digest(tree, None, {"strict": False})
+    assert tree_digest(tree, None, {"strict": True}) != base
+    templates = tmp_path / "templates"
+    import shutil
+    shutil.copytree(TEMPLATES_DIR, templates)
+    assert tree_digest(tree, str(templates), {"strict": False}) == base  # same bytes, same digest
+    page = templates / "pages" / "unit.md.j2"
+    page.write_text(page.read_text("utf-8") + "\n", "utf-8")
+    assert tree_digest(tree, str(templates), {"strict": False}) != base
+    assert isinstance(Path(TEMPLATES_DIR), Path)
