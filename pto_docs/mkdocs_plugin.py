@@ -383,12 +383,19 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         plugin.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
         plugin.report_fd = write_fd
         plugin._digest = self._digest
+        renderer = self.state.renderer if self.state is not None else None
+        before = set(renderer.rendered) if renderer is not None else set()
         try:
             build(second, dirty=self.dirty_build)
         except Abort as exc:
             log.error(f"pto-docs: the {locale} build failed: {exc}")
             os.write(write_fd, (json.dumps({"error": str(exc)}) + "\n").encode())
             return 1
+        if renderer is not None and self.dirty_build:  # hand this language's pages back for the next rebuild
+            import pickle
+            fresh = {k: v for k, v in renderer.rendered.items() if k not in before}
+            with open(f"{staging}.rendered", "wb") as fh:
+                pickle.dump(fresh, fh, protocol=pickle.HIGHEST_PROTOCOL)
         return 0
 
     def _poll_children(self, block: bool = False) -> None:
@@ -431,6 +438,22 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             if code != 0 or "error" in result or "pages" not in result:
                 failures.append(f"the {child['locale']} build failed (exit status {code}): {result.get('error', 'see its log above')}")
         return failures
+
+    def _adopt_rendered(self, staging: str) -> None:
+        """Pages a forked language build rendered (a pickle it wrote for this process, read once and removed),
+        so the next rebuild in this process (``mkdocs serve``) reuses them too."""
+        path = f"{staging}.rendered"
+        if not os.path.exists(path):
+            return
+        try:
+            if self.state is not None and self.state.renderer is not None:
+                import pickle
+                with open(path, "rb") as fh:
+                    self.state.renderer.take_rendered(pickle.load(fh))
+        except Exception:  # a lost hand-over only costs a render
+            pass
+        finally:
+            os.remove(path)
 
     def _stop_children(self) -> None:
         for child in self.children:
@@ -619,6 +642,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             for child in self.children:
                 os.replace(child["dir"], os.path.join(config.site_dir, locale_dir(child["locale"], self.primary)))
                 results.append(child["result"])
+                self._adopt_rendered(child["dir"])
             self.children = []
         else:
             results += self._build_sequentially(config)

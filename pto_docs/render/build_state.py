@@ -49,13 +49,18 @@ def _examples(catalog) -> tuple:
 def build_state(root: str | Path, templates_dir: str | None = None) -> BuildState:
     """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors.
 
-    Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself."""
+    Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself (and
+the renderer keys its reused pages by the templates' content). After a change, the new renderer reuses the
+previous one's page models and pages whose inputs are unchanged (render/pages.py)."""
     path = Path(root).resolve()
     key = f"{path}\0{templates_dir or ''}"
     stamp = fingerprint(path)
     cached = _CACHE.get(key)
     if cached and cached[0] == stamp:
         return cached[1]
+    previous = cached[1].renderer if cached else None  # lends its unchanged page models and pages
+    if previous is not None:
+        previous._previous = None  # keep one generation only
     result = load_catalog(path)
     diags = list(result.diagnostics)
     try:
@@ -64,7 +69,8 @@ def build_state(root: str | Path, templates_dir: str | None = None) -> BuildStat
     except ImportError:
         pass
     errors = [d for d in diags if d.is_error]
-    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog), templates_dir)
+    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog), templates_dir,
+                                                 previous=previous)
     state = BuildState(result, renderer, diags)
     _CACHE[key] = (stamp, state)
     return state

@@ -15,9 +15,13 @@ forge a placeholder: every record string is escaped, so it never contains ``<!--
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
@@ -115,30 +119,164 @@ class _PageTranslator:
         self.translator = translator
         self.stale = 0
         self.missing = 0
+        self.seen: list[tuple[str, str, str]] = []  # (state, subject, pointer), replayed when the page is reused
 
     def __call__(self, prose: Prose) -> Localized:
         loc = self.translator(prose.subject, prose.pointer, prose.english)
         if loc.state == "stale":
             self.stale += 1
+            self.seen.append(("stale", prose.subject, prose.pointer))
         elif loc.state == "missing":
             self.missing += 1
+            self.seen.append(("missing", prose.subject, prose.pointer))
         return loc
 
 
+def _tree_digest_without_units(tree: SpecTree) -> str:
+    """Every file of the tree except the ASL units (their own pages key on them), and every file read on demand."""
+    digest = hashlib.sha256(b"pto-docs page inputs 1\n")
+    for path in sorted(tree.files):
+        if not (path.startswith("asl/") and path.endswith(".asl")):
+            digest.update(f"{path}\0{tree.files[path].sha256}\n".encode())
+    for path in sorted(tree.raw_hashes):
+        if path.startswith("asl/") and path.endswith(".asl"):
+            continue
+        digest.update(f"raw\0{path}\0{tree.raw_hashes[path]}\n".encode())
+    return digest.hexdigest()
+
+
+def _unit_skeleton(unit: Unit) -> Any:
+    """What of a unit can reach *another* unit's page: its path, records and NDF attributes (not its ASL text)."""
+    return [unit.id, unit.path, thaw(unit.record), thaw(unit.review) if unit.review is not None else None,
+            [thaw(s.record) for s in unit.states],
+            [[c.id, c.kind, c.level, c.layer, c.status, c.clause_sha256] for c in unit.ndf]]
+
+
 class SiteRenderer:
-    def __init__(self, catalog: Catalog, tree: SpecTree, examples: tuple = (), templates_dir: str | None = None):
+    """``previous`` (the renderer of the last build in this process, e.g. ``mkdocs serve``) lends its page
+    models and rendered pages to this one wherever their inputs are unchanged: a unit page's inputs are its
+    unit file, everything of the tree outside ``asl/`` (tests, ADRs, evidence, translations, examples, files
+    read on demand), the records of every unit, its worked examples, the release identity, the templates and
+    the language; an ADR page's inputs are the same without a unit file. Index pages are always rendered."""
+
+    def __init__(self, catalog: Catalog, tree: SpecTree, examples: tuple = (), templates_dir: str | None = None,
+                 previous: SiteRenderer | None = None):
         self.catalog = catalog
         self.data = SiteData.build(catalog, tree, examples)
         self.env = environment(templates_dir)
         self._models: dict[str, Any] = {}
         self.translators: dict[str, Translator] = {}
         self.units = sorted(catalog.units.values(), key=lambda u: routes.unit_src(u))
+        self.stats = {"models": 0, "pages": 0, "reused_models": 0, "reused_pages": 0}
+        # page key -> (PageParts, translation notes): what this renderer rendered or took over
+        self.rendered: dict[str, tuple[PageParts, tuple, frozenset]] = {}
+        self._previous = previous
+        self._global: str | None = None
+        self._unit_keys: dict[str, str] = {}
+        self._templates_dir = templates_dir
+        # files a page model or page reads on demand (documentation hashes, ...): (op, path, answer) per unit,
+        # checked against this tree before a unit's model or page is taken over
+        self._reads: list | None = None
+        self.unit_reads: dict[str, frozenset] = {}
+        self._record_reads(tree)
+        self.global_key()
+
+    def _record_reads(self, tree: SpecTree) -> None:
+        for op in ("sha256", "exists"):
+            plain = getattr(tree, op)
+
+            def recording(rel, _plain=plain, _op=op):
+                answer = _plain(rel)
+                if self._reads is not None:
+                    self._reads.append((_op, rel, answer))
+                return answer
+            setattr(tree, op, recording)
+
+    def _reads_hold(self, reads) -> bool:
+        tree = self.data.tree
+        return all(getattr(tree, op)(rel) == answer for op, rel, answer in reads)
+
+    def _reading(self, unit_id: str, build):
+        outer, self._reads = self._reads, []
+        try:
+            value = build()
+        finally:
+            reads, self._reads = self._reads, outer
+            if outer is not None:
+                outer.extend(reads)
+        self.unit_reads[unit_id] = self.unit_reads.get(unit_id, frozenset()) | frozenset(reads)
+        return value
+
+    # -- input keys ----------------------------------------------------------------------------
+    def global_key(self) -> str:
+        if self._global is None:
+            digest = hashlib.sha256(_tree_digest_without_units(self.data.tree).encode())
+            skeleton = [_unit_skeleton(u) for u in sorted(self.catalog.units.values(), key=lambda u: u.id)]
+            # the release identity without the checkout's dirty flag, which only the home page shows (the page
+            # keys add it back whenever a template mentions it: see templates_key)
+            rel = self.catalog.release
+            release = ({k: v for k, v in dataclasses.asdict(rel).items() if k != "dirty"}
+                       if dataclasses.is_dataclass(rel) else repr(rel))
+            digest.update(json.dumps([skeleton, release], default=repr, sort_keys=True).encode())
+            self._global = digest.hexdigest()
+        return self._global
+
+    def unit_key(self, unit: Unit) -> str:
+        key = self._unit_keys.get(unit.id)
+        if key is None:
+            examples = repr(self.data.examples.get(unit.id, ()))
+            key = hashlib.sha256(f"{self.global_key()}\0{unit.id}\0{unit.path}\0{unit.file.sha256}\0{examples}".encode()).hexdigest()
+            self._unit_keys[unit.id] = key
+        return key
+
+    def templates_key(self) -> str:
+        from .env import TEMPLATES_DIR
+        digest = hashlib.sha256()
+        root = Path(self._templates_dir or TEMPLATES_DIR)
+        shows_dirty = False
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            data = path.read_bytes()
+            shows_dirty = shows_dirty or b"dirty" in data
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + hashlib.sha256(data).digest())
+        if shows_dirty:
+            digest.update(f"\0dirty\0{getattr(self.catalog.release, 'dirty', None)}".encode())
+        return digest.hexdigest()
+
+    def _reusable(self, key: str, locale: str) -> PageParts | None:
+        hit = self.rendered.get(key)
+        if hit is None and self._previous is not None:
+            hit = self._previous.rendered.get(key)
+            if hit is not None:
+                if not self._reads_hold(hit[2]):
+                    return None
+                self.rendered[key] = hit
+        if hit is None:
+            return None
+        translator = self.translator(locale)
+        for state, subject, pointer in hit[1]:
+            (translator.stale if state == "stale" else translator.missing).add((subject, pointer))
+        self.stats["reused_pages"] += 1
+        return hit[0]
+
+    def take_rendered(self, entries: dict) -> None:
+        """Adopt pages rendered elsewhere (a forked language build) from this same catalog."""
+        self.rendered.update(entries)
 
     # -- models (language independent, built once) -------------------------------------------------
     def model(self, unit: Unit) -> Any:
         cached = self._models.get(unit.id)
         if cached is None:
-            cached = build_instruction_model(self.data, unit) if unit.is_instruction else self._unit_model(unit)
+            prev = self._previous
+            if (prev is not None and unit.id in prev._models and prev._unit_keys.get(unit.id) == self.unit_key(unit)
+                    and self._reads_hold(prev.unit_reads.get(unit.id, ()))):
+                cached = prev._models[unit.id]
+                self.unit_reads[unit.id] = prev.unit_reads.get(unit.id, frozenset())
+                self.stats["reused_models"] += 1
+            else:
+                cached = self._reading(unit.id, lambda: build_instruction_model(self.data, unit) if unit.is_instruction
+                                       else self._unit_model(unit))
+                self.stats["models"] += 1
+            self.unit_key(unit)
             self._models[unit.id] = cached
         return cached
 
@@ -186,7 +324,17 @@ class SiteRenderer:
         text = self._render(template, src, locale, tr, out, **values)
         return out.parts(self._with_banner(text, locale, tr))
 
-    def unit_page(self, unit: Unit, locale: str) -> PageParts:
+    def unit_page(self, unit: Unit, locale: str, templates: str | None = None) -> PageParts:
+        key = hashlib.sha256(f"unit\0{self.unit_key(unit)}\0{locale}\0{templates or self.templates_key()}".encode()).hexdigest()
+        hit = self._reusable(key, locale)
+        if hit is not None:
+            return hit
+        parts, seen = self._reading(unit.id, lambda: self._unit_page(unit, locale))
+        self.rendered[key] = (parts, seen, self.unit_reads.get(unit.id, frozenset()))
+        return parts
+
+    def _unit_page(self, unit: Unit, locale: str) -> tuple[PageParts, tuple]:
+        self.stats["pages"] += 1
         m = self.model(unit)
         tr = _PageTranslator(self.translator(locale))
         src = routes.unit_src(unit)
@@ -200,9 +348,23 @@ class SiteRenderer:
                               documentation=documentation,
                               documentation_sha256=getattr(m, "documentation_sha256", None),
                               page_sha256=sha256_text(above))
-        return out.parts(body + "\n" + ledger)
+        return out.parts(body + "\n" + ledger), tuple(tr.seen)
 
-    def adr_page(self, adr_id: str, locale: str) -> str:
+    def adr_page(self, adr_id: str, locale: str, templates: str | None = None) -> PageParts:
+        key = hashlib.sha256(f"adr\0{self.global_key()}\0{adr_id}\0{locale}\0{templates or self.templates_key()}".encode()).hexdigest()
+        hit = self._reusable(key, locale)
+        if hit is not None:
+            return hit
+        reads, self._reads = self._reads, []
+        try:
+            parts, seen = self._adr_page(adr_id, locale)
+        finally:
+            reads, self._reads = frozenset(self._reads), reads
+        self.rendered[key] = (parts, seen, reads)
+        return parts
+
+    def _adr_page(self, adr_id: str, locale: str) -> tuple[PageParts, tuple]:
+        self.stats["pages"] += 1
         adr = self.catalog.adrs[adr_id]
         src = routes.adr_src(adr_id)
         tr = _PageTranslator(self.translator(locale))
@@ -221,7 +383,7 @@ class SiteRenderer:
         out = Collector()
         text = self._render("pages/adr.md.j2", src, locale, tr, out, a=adr, title=title, body=body,
                             body_html=adr_html(safe_markdown(body.text)), front=front, links=links)
-        return out.parts(self._with_banner(text, locale, tr))
+        return out.parts(self._with_banner(text, locale, tr)), tuple(tr.seen)
 
     def prepare(self) -> None:
         """Build every unit's page model now (before a fork, so both language processes share them)."""
@@ -234,10 +396,11 @@ class SiteRenderer:
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages
+        templates = self.templates_key()
         for unit in self.units:
-            yield routes.unit_src(unit), self.unit_page(unit, locale)
+            yield routes.unit_src(unit), self.unit_page(unit, locale, templates)
         for adr_id in sorted(self.catalog.adrs):
-            yield routes.adr_src(adr_id), self.adr_page(adr_id, locale)
+            yield routes.adr_src(adr_id), self.adr_page(adr_id, locale, templates)
         yield from index_pages(self, locale)
 
     def files(self) -> Iterator[tuple[str, bytes]]:
