@@ -30,6 +30,7 @@ import re
 import shutil
 import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -341,6 +342,9 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         staging = f"{config.site_dir}-{locale}"
         shutil.rmtree(staging, ignore_errors=True)
         read_fd, write_fd = os.pipe()
+        # The child hands its rendered pages back through a private (0700, unpredictable) directory, so no other
+        # user can plant the file the parent unpickles.
+        handoff = tempfile.mkdtemp(prefix="pto-docs-handoff-")
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
@@ -348,7 +352,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             code = 1
             try:
                 os.close(read_fd)
-                code = self._child_build(locale, config, staging, write_fd)
+                code = self._child_build(locale, config, staging, write_fd, handoff)
             except BaseException as exc:  # noqa: BLE001 - everything must end in os._exit
                 try:
                     log.error(f"pto-docs: the {locale} build failed: {exc}")
@@ -364,10 +368,10 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                     os._exit(code)
         os.close(write_fd)
         os.set_blocking(read_fd, False)
-        self.children.append({"locale": locale, "pid": pid, "fd": read_fd, "dir": staging, "buffer": b"",
-                              "result": None, "done": 0, "total": 0})
+        self.children.append({"locale": locale, "pid": pid, "fd": read_fd, "dir": staging, "handoff": handoff,
+                              "buffer": b"", "result": None, "done": 0, "total": 0})
 
-    def _child_build(self, locale: str, config, staging: str, write_fd: int) -> int:
+    def _child_build(self, locale: str, config, staging: str, write_fd: int, handoff: str) -> int:
         from mkdocs.commands.build import build
         from mkdocs.exceptions import Abort
         prefix = _Prefix(f"[{locale}] ")
@@ -394,7 +398,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         if renderer is not None and self.dirty_build:  # hand this language's pages back for the next rebuild
             import pickle
             fresh = {k: v for k, v in renderer.rendered.items() if k not in before}
-            with open(f"{staging}.rendered", "wb") as fh:
+            with open(os.path.join(handoff, "rendered.pickle"), "wb") as fh:
                 pickle.dump(fresh, fh, protocol=pickle.HIGHEST_PROTOCOL)
         return 0
 
@@ -439,11 +443,12 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                 failures.append(f"the {child['locale']} build failed (exit status {code}): {result.get('error', 'see its log above')}")
         return failures
 
-    def _adopt_rendered(self, staging: str) -> None:
-        """Pages a forked language build rendered (a pickle it wrote for this process, read once and removed),
-        so the next rebuild in this process (``mkdocs serve``) reuses them too."""
-        path = f"{staging}.rendered"
+    def _adopt_rendered(self, handoff: str) -> None:
+        """Pages a forked language build rendered (a pickle it wrote into this process's private hand-over
+        directory, read once and removed), so the next rebuild in this process (``mkdocs serve``) reuses them too."""
+        path = os.path.join(handoff, "rendered.pickle")
         if not os.path.exists(path):
+            shutil.rmtree(handoff, ignore_errors=True)
             return
         try:
             if self.state is not None and self.state.renderer is not None:
@@ -453,7 +458,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         except Exception:  # a lost hand-over only costs a render
             pass
         finally:
-            os.remove(path)
+            shutil.rmtree(handoff, ignore_errors=True)
 
     def _stop_children(self) -> None:
         for child in self.children:
@@ -469,6 +474,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                 os.close(child["fd"])
                 child["fd"] = None
             shutil.rmtree(child["dir"], ignore_errors=True)
+            shutil.rmtree(child["handoff"], ignore_errors=True)
         self.children = []
 
     def on_build_error(self, error):
@@ -642,7 +648,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             for child in self.children:
                 os.replace(child["dir"], os.path.join(config.site_dir, locale_dir(child["locale"], self.primary)))
                 results.append(child["result"])
-                self._adopt_rendered(child["dir"])
+                self._adopt_rendered(child["handoff"])
             self.children = []
         else:
             results += self._build_sequentially(config)
