@@ -9,7 +9,7 @@ from typing import Any
 from markupsafe import Markup
 
 from ..frozen import thaw
-from ..model import Unit
+from ..model import NdfClause, Unit
 from ..translate_keys import CONTRACT_PROSE
 from . import routes
 from .assembly import AssemblyView, assembly_view
@@ -40,21 +40,6 @@ class AslRegion:
 
 
 @dataclass(frozen=True)
-class NdfView:
-    id: str
-    kind: str
-    level: str
-    layer: str
-    status: str
-    body: str
-    path: str
-    line: int
-    end_line: int
-    source_sha256: str
-    clause_sha256: str
-
-
-@dataclass(frozen=True)
 class InstructionModel:
     unit: Unit
     src: str
@@ -67,7 +52,7 @@ class InstructionModel:
     examples: tuple[ExampleView, ...]
     regions: tuple[AslRegion, ...]
     full_asl: Markup
-    ndf: tuple[NdfView, ...]
+    ndf: tuple[NdfClause, ...]
     evidence: EvidenceView
     record_fields: int
     record_json: Markup
@@ -153,7 +138,7 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
         examples=example_views(data.examples.get(unit.id, ())),
         regions=regions,
         full_asl=plain_asl(unit.file.text.rstrip("\n")),
-        ndf=ndf_views(unit),
+        ndf=unit.ndf,
         evidence=evidence_view(data, unit, src),
         record_fields=len(unit.record),
         record_json=json_block(thaw(unit.record)),
@@ -163,6 +148,3 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
     )
 
 
-def ndf_views(unit: Unit) -> tuple[NdfView, ...]:
-    return tuple(NdfView(c.id, c.kind, c.level, c.layer, c.status, c.body, c.path, c.line, c.end_line,
-                         unit.file.sha256, c.clause_sha256) for c in unit.ndf)

@@ -34,7 +34,7 @@ from . import routes
 from .env import Prose, environment
 from .evidence import evidence_view
 from .fragments import json_block, plain_asl
-from .instruction import InstructionModel, build_instruction_model, ndf_views
+from .instruction import InstructionModel, build_instruction_model
 from .markdown_safe import adr_html, safe_markdown
 from .sitedata import SiteData
 
@@ -287,7 +287,7 @@ class SiteRenderer:
         return {
             "unit": unit, "src": src, "depends": depends,
             "states": tuple({"id": s.id, "json": json_block(thaw(s.record))} for s in unit.states),
-            "ndf": ndf_views(unit),
+            "ndf": unit.ndf,
             "full_asl": plain_asl(unit.file.text.rstrip("\n")),
             "evidence": evidence_view(self.data, unit, src),
             "record_fields": len(unit.record),
