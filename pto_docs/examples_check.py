@@ -23,35 +23,39 @@ def prose_data_types(sentence: str) -> set[str] | None:
     return {t for t in TYPE_TOKEN.findall(match.group(1)) if t != "or"}
 
 
-def consistency_diagnostics(catalog: Catalog) -> list[Diagnostic]:
+def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
+    """``memo`` (a load_memo.LoadMemo) answers the checks of unchanged unit and example files: each check reads
+    one file's records and the executor only."""
     try:
         from .executor import accepted_data_types, check_bundle, supported_instructions
     except ImportError:
         return []
+    from .load_memo import NoMemo
+    memo = memo if memo is not None else NoMemo()
     supported = supported_instructions()
     diags: list[Diagnostic] = []
     for unit in catalog.instructions:
         if unit.surface == "tile" and unit.mnemonic in supported:
-            diags.extend(_check_unit(unit, accepted_data_types(unit.mnemonic), check_bundle))
-    diags.extend(_check_authored_examples(catalog, supported))
+            diags.extend(memo.get(("consistency", unit.path, unit.file.sha256),
+                                  lambda unit=unit: tuple(_check_unit(unit, accepted_data_types(unit.mnemonic), check_bundle))))
+    for example in catalog.examples:
+        diags.extend(memo.get(("example-case", example.path, example.file.sha256),
+                              lambda example=example: tuple(_check_authored_example(example, supported))))
     return diags
 
 
-def _check_authored_examples(catalog: Catalog, supported: frozenset[str]) -> list[Diagnostic]:
+def _check_authored_example(example, supported: frozenset[str]) -> list[Diagnostic]:
     """A catalog-authored worked example must be a well-formed case of an instruction the model runs."""
     from .examples import run_example_case
     from .frozen import thaw
-    diags = []
-    for example in catalog.examples:
-        if example.instruction not in supported:
-            diags.append(warning(example.path, 1, 1, "EXAMPLE-UNSUPPORTED",
-                                 f"the reference executor does not model {example.instruction}; the example is not shown",
-                                 "/execute/instruction"))
-            continue
-        _result, problem = run_example_case(thaw(example.case))
-        if problem:
-            diags.append(error(example.path, 1, 1, "EXAMPLE-CASE", f"worked example is not a valid case: {problem}"))
-    return diags
+    if example.instruction not in supported:
+        return [warning(example.path, 1, 1, "EXAMPLE-UNSUPPORTED",
+                        f"the reference executor does not model {example.instruction}; the example is not shown",
+                        "/execute/instruction")]
+    _result, problem = run_example_case(thaw(example.case))
+    if problem:
+        return [error(example.path, 1, 1, "EXAMPLE-CASE", f"worked example is not a valid case: {problem}")]
+    return []
 
 
 SYMBOLIC_TYPE = re.compile(r"unknown data type ([A-Za-z]*DataType)$")

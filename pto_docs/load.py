@@ -1,4 +1,10 @@
-"""One parse of a spec tree: sources -> schema checks -> immutable Catalog -> cross-reference checks."""
+"""One parse of a spec tree: sources -> schema checks -> immutable Catalog -> cross-reference checks.
+
+Every per-file step (a unit, test, ADR, JSON, translation or example file into its record object and its own
+diagnostics) goes through a :class:`~pto_docs.load_memo.LoadMemo` when one is given, so a reload after a save
+(``mkdocs serve``) re-parses only the changed files; whatever looks across files always re-runs. The result is
+the same as a load without a memo.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ import yaml
 
 from .diagnostics import Diagnostic, error, sort_diagnostics
 from .frozen import freeze
+from .load_memo import LoadMemo, NoMemo
 from .model import (
     Adr,
     Catalog,
@@ -51,20 +58,24 @@ class LoadResult:
         return [d for d in self.diagnostics if d.is_error]
 
 
-def load_catalog(root: str | Path) -> LoadResult:
-    """Read and check a spec tree. Raises SpecRootError only when the root itself is unusable."""
+def load_catalog(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree | None = None) -> LoadResult:
+    """Read and check a spec tree. Raises SpecRootError only when the root itself is unusable.
+
+    ``memo`` (kept by the caller between loads, who ends each load with ``memo.finish()``) answers the per-file
+    steps of unchanged files; ``previous`` (the last load's tree) lends its decoded texts of byte-identical files."""
     from .validate import cross_reference_checks  # the rules live in validate.py
 
-    tree = SpecTree.open(root)
+    memo = memo if memo is not None else NoMemo()
+    tree = SpecTree.open(root, previous=previous)
     diags: list[Diagnostic] = list(tree.diagnostics)
     spec, spec_diags = parse_specification(tree.get("specification.toml"))
     diags += spec_diags
-    units = _load_units(tree, diags)
-    tests = _load_tests(tree, diags)
-    adrs = _load_adrs(tree, diags)
-    json_files = _load_json(tree, diags)
-    translations = _load_translations(tree, diags)
-    examples = _load_examples(tree, diags)
+    units = _load_units(tree, diags, memo)
+    tests = _load_tests(tree, diags, memo)
+    adrs = _load_adrs(tree, diags, memo)
+    json_files = _load_json(tree, diags, memo)
+    translations = _load_translations(tree, diags, memo)
+    examples = _load_examples(tree, diags, memo)
     requirements = _requirements(units)
     catalog = _index(Catalog(
         root=str(tree.root),
@@ -79,17 +90,18 @@ def load_catalog(root: str | Path) -> LoadResult:
         examples=tuple(examples),
         specification=freeze(spec),
     ))
-    diags += cross_reference_checks(catalog, tree)
+    diags += cross_reference_checks(catalog, tree, memo)
     return LoadResult(catalog, tuple(sort_diagnostics(diags)), tree)
 
 
 # -- units --------------------------------------------------------------------------------------
-def _load_units(tree: SpecTree, diags: list[Diagnostic]) -> dict[str, Unit]:
+def _load_units(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[str, Unit]:
     units: dict[str, Unit] = {}
     for file in tree.under("asl"):
         if not file.path.endswith(".asl"):
             continue
-        unit = _unit_from_file(file, diags)
+        unit, problems = memo.per_file("unit", file, _unit_from_file)
+        diags += problems
         if unit is None:
             continue
         if unit.id in units:
@@ -150,69 +162,87 @@ def _list(value: Any) -> list:
 
 
 # -- tests --------------------------------------------------------------------------------------
-def _load_tests(tree: SpecTree, diags: list[Diagnostic]) -> dict[str, TestPoint]:
+def _load_tests(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[str, TestPoint]:
     tests: dict[str, TestPoint] = {}
     for file in tree.under("tests/asl"):
         if not file.path.endswith(".asl"):
             continue
-        scan = scan_asl(file.path, file.text, ("PTO-TEST",))
-        diags += [d for d in scan.diagnostics if d.code == "JSON-SYNTAX" or d.code == "RECORD-NOT-OBJECT"]
-        records = scan.of_kind("PTO-TEST")
-        if not records:
-            if not scan.diagnostics:
-                diags.append(error(file.path, 1, 1, "TEST-RECORD-MISSING", "test file has no '// PTO-TEST:' record"))
+        parsed, problems = memo.per_file("test", file, _test_from_file)
+        diags += problems
+        if parsed is None:
             continue
-        for extra in records[1:]:
-            diags.append(error(file.path, extra.line, 1, "TEST-RECORD-DUPLICATE", f"test file has a second PTO-TEST record (first on line {records[0].line})"))
-        raw = records[0]
-        if raw.data is None:
-            continue
-        diags += check_record("PTO-TEST", raw.data, file.path, raw.line, raw.col, raw.text)
-        data = raw.data
-        if not isinstance(data.get("id"), str):
-            continue
-        test = TestPoint(
-            id=data["id"], path=file.path, source=data.get("source") if isinstance(data.get("source"), str) else "",
-            requirements=tuple(r for r in _list(data.get("requirements")) if isinstance(r, str)),
-            kind=str(data.get("kind", "")), summary=str(data.get("summary", "")),
-            pass_condition=str(data.get("pass_condition", "")),
-            related_sources=tuple(r for r in _list(data.get("related_sources")) if isinstance(r, str)),
-            line=raw.line, record=freeze(data), file=file)
+        test, col = parsed
         if test.id in tests:
             other = tests[test.id]
-            diags.append(error(file.path, raw.line, raw.col, "DUPLICATE-ID", f"test id {test.id} is also defined in {other.path}:{other.line}", "/id"))
+            diags.append(error(file.path, test.line, col, "DUPLICATE-ID", f"test id {test.id} is also defined in {other.path}:{other.line}", "/id"))
             continue
         tests[test.id] = test
     return tests
 
 
+def _test_from_file(file: SourceFile, diags: list[Diagnostic]) -> tuple[TestPoint, int] | None:
+    """The test point of one file and the column of its record (for a duplicate-id diagnostic)."""
+    scan = scan_asl(file.path, file.text, ("PTO-TEST",))
+    diags += [d for d in scan.diagnostics if d.code == "JSON-SYNTAX" or d.code == "RECORD-NOT-OBJECT"]
+    records = scan.of_kind("PTO-TEST")
+    if not records:
+        if not scan.diagnostics:
+            diags.append(error(file.path, 1, 1, "TEST-RECORD-MISSING", "test file has no '// PTO-TEST:' record"))
+        return None
+    for extra in records[1:]:
+        diags.append(error(file.path, extra.line, 1, "TEST-RECORD-DUPLICATE", f"test file has a second PTO-TEST record (first on line {records[0].line})"))
+    raw = records[0]
+    if raw.data is None:
+        return None
+    diags += check_record("PTO-TEST", raw.data, file.path, raw.line, raw.col, raw.text)
+    data = raw.data
+    if not isinstance(data.get("id"), str):
+        return None
+    test = TestPoint(
+        id=data["id"], path=file.path, source=data.get("source") if isinstance(data.get("source"), str) else "",
+        requirements=tuple(r for r in _list(data.get("requirements")) if isinstance(r, str)),
+        kind=str(data.get("kind", "")), summary=str(data.get("summary", "")),
+        pass_condition=str(data.get("pass_condition", "")),
+        related_sources=tuple(r for r in _list(data.get("related_sources")) if isinstance(r, str)),
+        line=raw.line, record=freeze(data), file=file)
+    return test, raw.col
+
+
 # -- ADRs ---------------------------------------------------------------------------------------
-def _load_adrs(tree: SpecTree, diags: list[Diagnostic]) -> dict[str, Adr]:
+def _load_adrs(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[str, Adr]:
     adrs: dict[str, Adr] = {}
     for file in tree.under("docs/status/decisions"):
         if not file.path.endswith(".md") or is_template(file) or file.path.endswith("/index.md"):
             continue
-        raw, problems = parse_adr(file)
+        adr, problems = memo.per_file("adr", file, _adr_from_file)
         diags += problems
-        if raw is None or raw.front is None:
+        if adr is None:
             continue
-        front_text = "\n".join(file.text.split("\n")[1:raw.body_line - 2])
-        diags += check_record("ADR", raw.front, file.path, raw.front_line, 1, front_text)
-        adr_id = raw.front.get("id")
-        if not isinstance(adr_id, str):
-            continue
-        number = file.path.rsplit("/", 1)[-1][:4]
-        if adr_id != f"ADR-{number}":
-            diags.append(error(file.path, *_front_pos(front_text, ["id"], raw.front_line), "ADR-FILE-ID",
-                               f"ADR id {adr_id} does not match its file name number {number}", "/id"))
-        adr = Adr(id=adr_id, title=adr_title(raw.front, raw.body), status=str(raw.front.get("status", "")),
-                  path=file.path, front=freeze(raw.front), front_line=raw.front_line, body=raw.body,
-                  body_line=raw.body_line, file=file)
+        adr_id = adr.id
         if adr_id in adrs:
-            diags.append(error(file.path, raw.front_line, 1, "DUPLICATE-ID", f"ADR id {adr_id} is also defined in {adrs[adr_id].path}", "/id"))
+            diags.append(error(file.path, adr.front_line, 1, "DUPLICATE-ID", f"ADR id {adr_id} is also defined in {adrs[adr_id].path}", "/id"))
             continue
         adrs[adr_id] = adr
     return adrs
+
+
+def _adr_from_file(file: SourceFile, diags: list[Diagnostic]) -> Adr | None:
+    raw, problems = parse_adr(file)
+    diags += problems
+    if raw is None or raw.front is None:
+        return None
+    front_text = "\n".join(file.text.split("\n")[1:raw.body_line - 2])
+    diags += check_record("ADR", raw.front, file.path, raw.front_line, 1, front_text)
+    adr_id = raw.front.get("id")
+    if not isinstance(adr_id, str):
+        return None
+    number = file.path.rsplit("/", 1)[-1][:4]
+    if adr_id != f"ADR-{number}":
+        diags.append(error(file.path, *_front_pos(front_text, ["id"], raw.front_line), "ADR-FILE-ID",
+                           f"ADR id {adr_id} does not match its file name number {number}", "/id"))
+    return Adr(id=adr_id, title=adr_title(raw.front, raw.body), status=str(raw.front.get("status", "")),
+               path=file.path, front=freeze(raw.front), front_line=raw.front_line, body=raw.body,
+               body_line=raw.body_line, file=file)
 
 
 def _front_pos(text: str, path: list, first_line: int) -> tuple[int, int]:
@@ -237,47 +267,61 @@ def parse_json_file(file: SourceFile, diags: list[Diagnostic]) -> Any:
     return None
 
 
-def _load_json(tree: SpecTree, diags: list[Diagnostic]) -> dict[str, JsonFile]:
+def _load_json(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[str, JsonFile]:
     out: dict[str, JsonFile] = {}
     for file in tree.under("spec"):
         if not file.path.endswith(".json"):
             continue
-        data = parse_json_file(file, diags)
-        if data is None:
-            continue
-        kind = JSON_SCHEMAS_BY_PATH.get(file.path)
-        if kind:
-            problems = check_record(kind, data, file.path, 1, 1, file.text)
-            diags += problems
-        out[file.path] = JsonFile(file.path, freeze(data), file)
+        entry, problems = memo.per_file("json", file, _json_from_file)
+        diags += problems
+        if entry is not None:
+            out[file.path] = entry
     return out
 
 
-def _load_translations(tree: SpecTree, diags: list[Diagnostic]) -> dict[tuple[str, str], Translation]:
+def _json_from_file(file: SourceFile, diags: list[Diagnostic]) -> JsonFile | None:
+    data = parse_json_file(file, diags)
+    if data is None:
+        return None
+    kind = JSON_SCHEMAS_BY_PATH.get(file.path)
+    if kind:
+        diags += check_record(kind, data, file.path, 1, 1, file.text)
+    return JsonFile(file.path, freeze(data), file)
+
+
+def _load_translations(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[tuple[str, str], Translation]:
     out: dict[tuple[str, str], Translation] = {}
     for file in tree.under("translations"):
         if not file.path.endswith(".json"):
             continue
-        data = parse_json_file(file, diags)
-        if data is None:
-            continue
-        problems = check_record("TRANSLATION", data, file.path, 1, 1, file.text)
+        translation, problems = memo.per_file("translation", file, _translation_from_file)
         diags += problems
-        if problems or not isinstance(data, dict):
+        if translation is None:
             continue
-        strings: dict[str, TranslatedString] = {}
-        for index, item in enumerate(data["strings"]):
-            line, _ = line_col_at(file.text, _offset(file.text, ["strings", index]))
-            if item["pointer"] in strings:
-                diags.append(error(file.path, line, 1, "DUPLICATE-ID", f"pointer {item['pointer']} is translated twice", f"/strings/{index}/pointer"))
-                continue
-            strings[item["pointer"]] = TranslatedString(item["pointer"], item["en_sha256"], item["text"], line)
-        key = (data["locale"], data["subject"])
+        key = (translation.locale, translation.subject)
         if key in out:
-            diags.append(error(file.path, 1, 1, "DUPLICATE-ID", f"{data['locale']} translation of {data['subject']} is also in {out[key].path}"))
+            diags.append(error(file.path, 1, 1, "DUPLICATE-ID", f"{key[0]} translation of {key[1]} is also in {out[key].path}"))
             continue
-        out[key] = Translation(data["locale"], data["subject"], file.path, MappingProxyType(strings), file)
+        out[key] = translation
     return out
+
+
+def _translation_from_file(file: SourceFile, diags: list[Diagnostic]) -> Translation | None:
+    data = parse_json_file(file, diags)
+    if data is None:
+        return None
+    problems = check_record("TRANSLATION", data, file.path, 1, 1, file.text)
+    diags += problems
+    if problems or not isinstance(data, dict):
+        return None
+    strings: dict[str, TranslatedString] = {}
+    for index, item in enumerate(data["strings"]):
+        line, _ = line_col_at(file.text, _offset(file.text, ["strings", index]))
+        if item["pointer"] in strings:
+            diags.append(error(file.path, line, 1, "DUPLICATE-ID", f"pointer {item['pointer']} is translated twice", f"/strings/{index}/pointer"))
+            continue
+        strings[item["pointer"]] = TranslatedString(item["pointer"], item["en_sha256"], item["text"], line)
+    return Translation(data["locale"], data["subject"], file.path, MappingProxyType(strings), file)
 
 
 def _offset(text: str, path: list) -> int:
@@ -285,32 +329,39 @@ def _offset(text: str, path: list) -> int:
     return offset_of(text, path)
 
 
-def _load_examples(tree: SpecTree, diags: list[Diagnostic]) -> list[ExampleCase]:
+def _load_examples(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> list[ExampleCase]:
     out: list[ExampleCase] = []
     for file in tree.under("examples"):
-        parts = file.path.split("/")
-        if len(parts) != 3:
-            diags.append(error(file.path, 1, 1, "EXAMPLE-PATH", "worked examples live at examples/<MNEMONIC>/<name>.json|yaml"))
-            continue
-        if file.path.endswith(".json"):
-            data = parse_json_file(file, diags)
-        else:
-            try:
-                data = yaml.safe_load(file.text)
-            except yaml.YAMLError as exc:
-                mark = getattr(exc, "problem_mark", None)
-                diags.append(error(file.path, (mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1,
-                                   "YAML-SYNTAX", f"not valid YAML: {getattr(exc, 'problem', exc)}"))
-                continue
-        if not isinstance(data, dict):
-            if data is not None:
-                diags.append(error(file.path, 1, 1, "RECORD-NOT-OBJECT", "a worked example must be a case object"))
-            continue
-        execute = data.get("execute") if isinstance(data.get("execute"), dict) else {}
-        instruction = execute.get("instruction") if isinstance(execute.get("instruction"), str) else parts[1]
-        name = parts[2].rsplit(".", 1)[0]
-        out.append(ExampleCase(name, instruction, file.path, freeze(data), file))
+        example, problems = memo.per_file("example", file, _example_from_file)
+        diags += problems
+        if example is not None:
+            out.append(example)
     return out
+
+
+def _example_from_file(file: SourceFile, diags: list[Diagnostic]) -> ExampleCase | None:
+    parts = file.path.split("/")
+    if len(parts) != 3:
+        diags.append(error(file.path, 1, 1, "EXAMPLE-PATH", "worked examples live at examples/<MNEMONIC>/<name>.json|yaml"))
+        return None
+    if file.path.endswith(".json"):
+        data = parse_json_file(file, diags)
+    else:
+        try:
+            data = yaml.safe_load(file.text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            diags.append(error(file.path, (mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1,
+                               "YAML-SYNTAX", f"not valid YAML: {getattr(exc, 'problem', exc)}"))
+            return None
+    if not isinstance(data, dict):
+        if data is not None:
+            diags.append(error(file.path, 1, 1, "RECORD-NOT-OBJECT", "a worked example must be a case object"))
+        return None
+    execute = data.get("execute") if isinstance(data.get("execute"), dict) else {}
+    instruction = execute.get("instruction") if isinstance(execute.get("instruction"), str) else parts[1]
+    name = parts[2].rsplit(".", 1)[0]
+    return ExampleCase(name, instruction, file.path, freeze(data), file)
 
 
 # -- requirements and indexes ---------------------------------------------------------------------

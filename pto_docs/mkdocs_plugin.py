@@ -17,12 +17,16 @@ list and the cache keys. The theme's source maps and the lunr files of other sea
 from each language's site (no page loads them).
 
 The site is built into a temporary sibling of ``site_dir`` and renamed into place only when every language
-succeeded, so a failed build never leaves a half-written site.
+succeeded, so a failed build never leaves a half-written site. ``mkdocs serve --dirty`` instead builds every
+language into the live site (serve_site.py): only page files whose page changed are written, a rebuild that
+fails validation writes nothing (the last site stays served), and after any other failure the next rebuild
+writes every page again.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import logging
 import os
@@ -40,6 +44,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File
 
+from . import serve_site
 from .diagnostics import SpecRootError
 from .i18n import LOCALES, MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
 from .progress import Progress
@@ -48,7 +53,8 @@ from .progress import install as install_progress
 from .render import routes
 from .render.build_state import BuildState, build_state
 from .render.env import TEMPLATES_DIR
-from .render.indexes import navigation
+from .render.navigation import navigation
+from .serve_site import WrittenPages
 
 log = logging.getLogger("mkdocs.plugins.pto-docs")
 _BLANKS = re.compile(r"[ \t]*\n\s*")
@@ -68,6 +74,9 @@ class PtoDocsConfig(base.Config):
     cache = c.Type(bool, default=True)  # reuse unchanged pages (content-addressed) in `pto-docs build`
     cache_dir = c.Optional(c.Type(str))  # default: .pto-docs-cache beside the site directory
     templates_dir = c.Optional(c.Type(str))  # page templates (default: the templates/ shipped with pto-docs)
+    nav_cache = c.Type(bool, default=True)  # draw the navigation once per group (render/nav_cache.py; same HTML)
+    markdown_shapes = c.Type(bool, default=True)  # convert page Markdown once per shape (render/markdown_shapes.py)
+    fast_search = c.Type(bool, default=True)  # index pages with render/search_fast.py (same index as Material's)
 
 
 def minify_chrome(html: str) -> str:
@@ -175,6 +184,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self.locale: str | None = None  # set on the secondary (per-language) builds
         self.state: BuildState | None = None
         self.parts: dict = {}
+        self.written: WrittenPages | None = None  # `mkdocs serve --dirty`: the page files already in the site
+        self._signature = ""  # the page-cache build signature of this build (render/cache.py)
         # No on_startup/on_shutdown: MkDocs would then reuse one instance (and reload its config) for every
         # load_config, and each language build needs its own instance.
         self.command: str | None = None
@@ -195,6 +206,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self.progress = None  # a pto_docs.progress.Progress given by `pto-docs build`; else one per build
         self._staging: str | None = None
         self._highlight = None
+        self._shapes = None  # render/markdown_shapes.py ShapeCache of this build (made on its first page)
         self._digest: str | None = None  # the tree digest (render/tree_cache.py) of a cached `pto-docs build`
         self.manifest: dict | None = None  # the last build's manifest when its digest matches: nothing to load
         self._record: dict | None = None  # what this build derived from the tree, for the next manifest
@@ -207,6 +219,13 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     @property
     def here(self) -> str:
         return self.locale or self.primary
+
+    @property
+    def in_place(self) -> bool:
+        """``mkdocs serve --dirty``: every language builds straight into the live site directory (no staging, no
+        clean; the further languages in forked processes), and reused pages already there are not rewritten
+        (serve_site.py). A plain ``mkdocs serve`` rebuilds every page each time, staged like ``pto-docs build``."""
+        return self.command == "serve" and self.dirty_build and bool(self.config.cache)
 
     def spec_root(self, config) -> Path:
         root = Path(os.path.expanduser(self.config.spec_root))
@@ -226,6 +245,12 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self._start = time.monotonic()
         if self.locale is None and not self.dirty_build:
             self.dirty_build = mkdocs_dirty()  # `mkdocs serve --dirty` / `mkdocs build --dirty`: use the cache
+        if self.locale is None and self.command is None and serve_site.mkdocs_serving():
+            self.command = "serve"
+        if self.locale is None and self.in_place:
+            serve_site.before_rebuild()  # the last rebuild's background work is done (serve_site.py)
+        elif self.locale is None:
+            serve_site.finish_background()
         if self.locale is None:
             quiet = logging.getLogger("mkdocs").getEffectiveLevel() > logging.INFO
             install_progress(self.progress or Progress(quiet=quiet))
@@ -241,7 +266,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self._counter.count = 0
         root = self.spec_root(config)
         self.manifest = self._unchanged_tree(config, root)
-        if self.manifest is None:
+        if self.manifest is None and self.state is None:  # (a further language gets the primary build's state)
             self._load(config, root)
         elif self.locale is None:  # nothing changed: the last build's diagnostics, without loading the tree
             for line in self.manifest.get("diagnostics", ()):
@@ -258,7 +283,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
              "link": (back + locale_dir(loc, self.primary)) if loc != locale else "./"}
             for loc in self.config.languages]
         config["site_name"] = labels(locale).t("site_name")
-        if self.locale is None and self.command != "serve":
+        if self.locale is None and not self.in_place:
             self._stage_site_dir(config)
         if self.locale is None and self.config.cache and self.dirty_build:
             self.config.cache_dir = self._cache_dir(config)  # resolved once: the other languages share it
@@ -268,8 +293,10 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                 jieba.setLogLevel(logging.WARNING)
             except ImportError:
                 pass
-        if self.locale is None and self.command != "serve":
-            if self.config.cache_dir and self.dirty_build and self.state is not None:
+        if self.locale is None and self.in_place and any(SEARCH_LANGUAGE[loc] == ["zh"] for loc in self.config.languages):
+            serve_site.preload_jieba()
+        if self.locale is None:
+            if self.command != "serve" and self.config.cache_dir and self.dirty_build and self.state is not None:
                 from .render.fragments import HighlightCache, use_highlight_cache
                 self._highlight = HighlightCache(os.path.join(self.config.cache_dir, "highlight.json.z"))
                 use_highlight_cache(self._highlight)
@@ -339,8 +366,11 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self._staging = staging
 
     def _fork(self, locale: str, config) -> None:
-        staging = f"{config.site_dir}-{locale}"
-        shutil.rmtree(staging, ignore_errors=True)
+        if self.in_place:  # the language's directory of the live site; nothing to move afterwards
+            staging, target = os.path.join(config.site_dir, locale_dir(locale, self.primary)), None
+        else:
+            staging = target = f"{config.site_dir}-{locale}"
+            shutil.rmtree(staging, ignore_errors=True)
         read_fd, write_fd = os.pipe()
         # The child hands its rendered pages back through a private (0700, unpredictable) directory, so no other
         # user can plant the file the parent unpickles.
@@ -368,8 +398,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                     os._exit(code)
         os.close(write_fd)
         os.set_blocking(read_fd, False)
-        self.children.append({"locale": locale, "pid": pid, "fd": read_fd, "dir": staging, "handoff": handoff,
-                              "buffer": b"", "result": None, "done": 0, "total": 0})
+        self.children.append({"locale": locale, "pid": pid, "fd": read_fd, "dir": target, "site": staging,
+                              "handoff": handoff, "buffer": b"", "result": None, "written": None, "done": 0, "total": 0})
 
     def _child_build(self, locale: str, config, staging: str, write_fd: int, handoff: str) -> int:
         from mkdocs.commands.build import build
@@ -387,6 +417,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         plugin.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
         plugin.report_fd = write_fd
         plugin._digest = self._digest
+        plugin.state = self.state  # the same tree state as this language (already loaded and reported)
+        plugin.command = self.command
         renderer = self.state.renderer if self.state is not None else None
         before = set(renderer.rendered) if renderer is not None else set()
         try:
@@ -402,12 +434,12 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                 pickle.dump(fresh, fh, protocol=pickle.HIGHEST_PROTOCOL)
         return 0
 
-    def _poll_children(self, block: bool = False) -> None:
+    def _poll_children(self, block: bool = False, until_result: bool = False) -> None:
         progress = current_progress()
         for child in self.children:
             if child["fd"] is None:
                 continue
-            while True:
+            while not (until_result and child["result"] is not None):
                 try:
                     chunk = os.read(child["fd"], 65536)
                 except BlockingIOError:
@@ -428,6 +460,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                     if "done" in message:
                         child["done"], child["total"] = message["done"], message["total"]
                         progress.count(child["locale"], child["done"], child["total"])
+                    elif "written" in message:
+                        child["written"] = message["written"]
                     else:
                         child["result"] = message
 
@@ -435,9 +469,13 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         failures = []
         for child in self.children:
             current_progress().stage(f"waiting for the {child['locale']} build")
-            self._poll_children(block=True)
-            _, status = os.waitpid(child["pid"], 0)
-            code = os.waitstatus_to_exitcode(status)
+            self._poll_children(block=True, until_result=self.in_place)
+            if self.in_place and child["result"] is not None and "error" not in child["result"]:
+                code = 0  # it reported success and is saving its page pack: reaped after the rebuild
+            else:
+                _, status = os.waitpid(child["pid"], 0)
+                code = os.waitstatus_to_exitcode(status)
+                child["pid"] = None
             result = child["result"] or {}
             if code != 0 or "error" in result or "pages" not in result:
                 failures.append(f"the {child['locale']} build failed (exit status {code}): {result.get('error', 'see its log above')}")
@@ -462,25 +500,32 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
 
     def _stop_children(self) -> None:
         for child in self.children:
-            try:
-                os.kill(child["pid"], signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                os.waitpid(child["pid"], 0)
-            except ChildProcessError:
-                pass
+            if child["pid"] is not None:
+                try:
+                    os.kill(child["pid"], signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+                try:
+                    os.waitpid(child["pid"], 0)
+                except ChildProcessError:
+                    pass
             if child["fd"] is not None:
                 os.close(child["fd"])
                 child["fd"] = None
-            shutil.rmtree(child["dir"], ignore_errors=True)
+            if child["dir"]:
+                shutil.rmtree(child["dir"], ignore_errors=True)
+            WrittenPages(child["site"]).abandon()  # (in place) it may have written part of its pages
             shutil.rmtree(child["handoff"], ignore_errors=True)
         self.children = []
 
     def on_build_error(self, error):
+        if self.written is not None and self.written.started:
+            self.written.abandon()  # some page files may be of this failed build: write them all next time
         if self.locale is not None:
             return
         self._stop_children()
+        if self.in_place:
+            serve_site.after_rebuild([])
         if self.final_site_dir is not None:
             staging = self._staging
             if staging and os.path.isdir(staging):
@@ -490,10 +535,15 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     # -- pages -----------------------------------------------------------------------------------
     def on_files(self, files, config):
         from .render.cache import PageCache, build_signature, page_key
+        if self._search is not None and self.config.fast_search:  # after the search plugin's on_config
+            from .render import search_fast
+            search_fast.install(self._search)
+        self._shapes = None
         renderer = self.state.renderer if self.state is not None else None
         locale = self.here
         cache_dir = self._cache_dir(config)
         self.cache = PageCache(cache_dir, locale) if cache_dir else None
+        self.written = WrittenPages(config.site_dir) if self.in_place and self.cache is not None else None
         signature = build_signature(config, locale) if self.cache else ""
         self.parts, self.keys, self.reused, self.built = {}, {}, {}, []
         if self.manifest is not None:
@@ -504,6 +554,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             config["nav"] = navigation(self.state.renderer, locale)
             renderer = self.state.renderer
             signature = build_signature(config, locale)
+        self._signature = signature
         record = self._record = {"pages": [], "files": [], "notes": [], "signature": signature,
                                  "nav": config.nav, "diagnostics": [d.format() for d in self.state.diagnostics]}
         for src_uri, parts in renderer.pages(locale):
@@ -513,11 +564,11 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             file = File.generated(config, src_uri, content=parts.markdown)
             if self.cache is not None:
                 key = page_key(signature, src_uri, parts)
-                hit = self.cache.get(key)
+                hit = self.cache.entries(key)
                 self.keys[src_uri] = key
                 record["pages"].append([src_uri, parts.markdown, key])
                 if hit is not None:
-                    self.reused[src_uri] = hit
+                    self.reused[src_uri] = (key, hit)
                     file.is_modified = _not_modified  # MkDocs' dirty mode skips the page; on_env writes it
             if src_uri not in self.reused:
                 self.parts[src_uri] = parts
@@ -540,6 +591,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     def _reuse_everything(self, files, config, signature: str) -> bool:
         """Nothing changed since the last build: every page comes from the page pack, nothing is rendered."""
         manifest = self.manifest
+        self._signature = signature
         if self.cache is None or manifest.get("signature") != signature:
             return False
         if any(key not in self.cache.old for _src, _md, key in manifest["pages"]):
@@ -551,7 +603,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             file = File.generated(config, src_uri, content=markdown)
             file.is_modified = _not_modified
             self.keys[src_uri] = key
-            self.reused[src_uri] = self.cache.get(key)
+            self.reused[src_uri] = (key, self.cache.entries(key))
             files.append(file)
         for path, text in manifest["files"]:
             files.append(File.generated(config, path, content=text.encode("utf-8")))
@@ -563,14 +615,43 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
 
     def on_env(self, env, config, files):
         from mkdocs import utils
+
+        from .render.nav_cache import NavCache
+        env.globals["pto_nav"] = NavCache(env, config, enabled=self.config.nav_cache)
         entries = self._search.search_index.entries if self._search is not None and hasattr(self._search, "search_index") else None
-        for src_uri, (html, page_entries) in self.reused.items():
-            file = files.get_file_from_path(src_uri)
-            utils.write_file(html.encode("utf-8", errors="xmlcharrefreplace"), file.abs_dest_path)
+        if self.in_place:
+            env.bytecode_cache = serve_site.THEME_BYTECODE  # the theme compiled once per serving process
+        if self.written is not None and "404.html" in config.theme.static_templates:
+            self._keep_404(config)
+        for src_uri, (key, page_entries) in self.reused.items():
+            dest = files.get_file_from_path(src_uri).abs_dest_path
+            if self.written is None or not self.written.holds(dest, key):
+                utils.write_file(self.cache.html(key).encode("utf-8", errors="xmlcharrefreplace"), dest)
+                if self.written is not None:
+                    self.written.wrote(dest, key)
             if entries is not None:
-                entries.extend(copy.deepcopy(page_entries))
+                entries.extend([dict(entry) for entry in page_entries])  # (the search plugin only reads them)
         self._mark = len(entries) if entries is not None else 0
         return env
+
+    def on_page_markdown(self, markdown, page, config, files):
+        if self.config.markdown_shapes and page.file.src_uri in self.parts:
+            if self._shapes is None:
+                from .render.markdown_shapes import ShapeCache
+                self._shapes = ShapeCache(config)
+            page.render = functools.partial(self._shapes.render, page)  # MkDocs calls page.render next
+        return markdown
+
+    def _keep_404(self, config) -> None:
+        """Serving: the theme's 404 page shows only the navigation and the site configuration, all of which the
+        build signature covers (render/cache.py), so while that is unchanged the 404.html already in the site
+        is kept instead of drawn again (the whole navigation, on every rebuild)."""
+        dest = os.path.join(config.site_dir, "404.html")
+        key = "404.html\0" + self._signature
+        if self.written.holds(dest, key):
+            config.theme.static_templates.discard("404.html")
+        else:
+            self.written.wrote(dest, key)  # MkDocs draws it right after this event
 
     def on_page_content(self, html, page, config, files):
         parts = self.parts.get(page.file.src_uri)
@@ -602,6 +683,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             self._mark = len(all_entries)
         if self.cache is not None and src_uri in self.keys:
             self.cache.put(self.keys[src_uri], output, copy.deepcopy(entries))
+        if self.written is not None:  # MkDocs writes the page right after this event
+            self.written.wrote(page.file.abs_dest_path, self.keys.get(src_uri))
         self.built.append(src_uri)
         self._tick()
         return output
@@ -621,9 +704,17 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     @event_priority(-100)  # after every other plugin (search writes its index first)
     def on_post_build(self, config):
         prune_theme_assets(config.site_dir, SEARCH_LANGUAGE[self.here])
-        if self.cache is not None:
-            self.cache.save()
-            self._save_manifest(config)
+        written = self.written.finish() if self.written is not None else None
+        stats = {"locale": self.here, "pages": self.total, "built": sorted(self.built), "reused": sorted(self.reused),
+                 "warnings": self._counter.count if self._counter else 0}
+        if self.report_fd is not None:  # a child language build: hand the result to the parent, then save
+            if written is not None:  # what it wrote into the live site, for the next rebuild (serve_site.py)
+                os.write(self.report_fd, (json.dumps({"written": written}) + "\n").encode())
+            os.write(self.report_fd, (json.dumps(stats) + "\n").encode())
+            self._save_cache(config)  # (a serving parent goes on without waiting for this)
+            return
+        if not (self.in_place and self.locale is None):  # (serving: after the rebuild, _after_rebuild)
+            self._save_cache(config)
         if self._highlight is not None and self.report_fd is None and self.locale is None:
             from .render.fragments import use_highlight_cache
             self.state.renderer.prepare()  # every model built: the cache keeps exactly what this tree uses
@@ -631,11 +722,6 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                 self._highlight.save()
             use_highlight_cache(None)
             self._highlight = None
-        stats = {"locale": self.here, "pages": self.total, "built": sorted(self.built), "reused": sorted(self.reused),
-                 "warnings": self._counter.count if self._counter else 0}
-        if self.report_fd is not None:  # a child language build: hand the result to the parent
-            os.write(self.report_fd, (json.dumps(stats) + "\n").encode())
-            return
         if self.locale is not None:  # a sequential further language
             self.last_stats = stats
             return
@@ -646,10 +732,15 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                 self._stop_children()
                 raise PluginError("pto-docs: " + "; ".join(failures))
             for child in self.children:
-                os.replace(child["dir"], os.path.join(config.site_dir, locale_dir(child["locale"], self.primary)))
+                if child["dir"]:  # staged: move it into the site
+                    os.replace(child["dir"], os.path.join(config.site_dir, locale_dir(child["locale"], self.primary)))
+                elif child["written"] is not None:
+                    serve_site.adopt(child["site"], child["written"])
+                else:
+                    WrittenPages(child["site"]).abandon()
                 results.append(child["result"])
-                self._adopt_rendered(child["handoff"])
-            self.children = []
+                if not self.in_place:
+                    self._adopt_rendered(child["handoff"])
         else:
             results += self._build_sequentially(config)
         if self.cache is not None or any(r.get("reused") for r in results):
@@ -665,6 +756,33 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
                              f"{time.monotonic() - self._start:.1f} s -> {where}")
         if self.progress is None:  # under `mkdocs build`; `pto-docs build` prints it after MkDocs' last line
             current_progress().summary(self.summary_text)
+        if self.in_place:
+            self._after_rebuild(config)
+        self.children = []
+
+    def _save_cache(self, config) -> None:
+        if self.cache is not None:
+            self.cache.save()
+            self._save_manifest(config)
+
+    def _after_rebuild(self, config) -> None:
+        """Serving: what no reloaded page needs runs in the background (serve_site.after_rebuild): saving this
+        language's page pack, and for each forked language, waiting for it to finish saving its own, taking
+        over the pages it rendered and reading its pack into memory for its next fork."""
+        from .render.cache import preload
+        cache_dir = self._cache_dir(config)
+
+        def finish(child: dict) -> None:
+            if child["pid"] is not None:
+                os.waitpid(child["pid"], 0)
+            if child["fd"] is not None:
+                os.close(child["fd"])
+            self._adopt_rendered(child["handoff"])
+            if cache_dir:
+                preload(cache_dir, child["locale"])
+        tasks = [functools.partial(self._save_cache, config)]
+        tasks += [functools.partial(finish, child) for child in self.children]
+        serve_site.after_rebuild(tasks)
 
     def _save_manifest(self, config) -> None:
         """Record this build for the no-change fast path: only after a build without warnings or errors (a
@@ -691,6 +809,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             plugin.dirty_build = self.dirty_build
             plugin.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
             plugin._digest = self._digest
+            plugin.state = self.state  # the same tree state as this language (already loaded and reported)
+            plugin.command = self.command
             log.info(f"pto-docs: building the {locale} site into {second.site_dir}")
             current_progress().stage(f"building {locale}")
             build(second, dirty=self.dirty_build)

@@ -22,11 +22,14 @@ CATALOG_FILES = {
 }
 
 
-def cross_reference_checks(cat: Catalog, tree: SpecTree) -> list[Diagnostic]:
+def cross_reference_checks(cat: Catalog, tree: SpecTree, memo=None) -> list[Diagnostic]:
+    """Every rule over the whole catalog. ``memo`` (a load_memo.LoadMemo) keeps what a rule derives from one
+    file alone (the paths recorded in an evidence JSON, the plain form of catalog entries and projections)."""
     diags: list[Diagnostic] = []
-    for rule in (_duplicate_ids, _unit_rules, _test_rules, _adr_rules, _catalog_projection_rules,
-                 _evidence_path_rules, _translation_rules, _example_rules):
+    for rule in (_duplicate_ids, _unit_rules, _test_rules, _adr_rules, _translation_rules, _example_rules):
         diags.extend(rule(cat, tree))
+    diags.extend(_catalog_projection_rules(cat, tree, memo))
+    diags.extend(_evidence_path_rules(cat, tree, memo))
     return diags
 
 
@@ -169,11 +172,12 @@ def _test_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnostic]:
                             f"requirement {req} is neither an NDF clause nor a derived PTO-INST id", f"/requirements/{index}")
         for index, rel in enumerate(test.related_sources):
             reason = unsafe_path_reason(rel)
-            where = _record_pos(test, "PTO-TEST", ["related_sources", index])
             if reason:
-                yield error(test.path, *where, "PATH-TRAVERSAL", f"related source {rel!r}: {reason}", f"/related_sources/{index}")
+                yield error(test.path, *_record_pos(test, "PTO-TEST", ["related_sources", index]), "PATH-TRAVERSAL",
+                            f"related source {rel!r}: {reason}", f"/related_sources/{index}")
             elif not tree.exists(rel):
-                yield error(test.path, *where, "XREF-RELATED-SOURCE", f"related source {rel} does not exist", f"/related_sources/{index}")
+                yield error(test.path, *_record_pos(test, "PTO-TEST", ["related_sources", index]), "XREF-RELATED-SOURCE",
+                            f"related source {rel} does not exist", f"/related_sources/{index}")
 
 
 # -- ADRs -----------------------------------------------------------------------------------------
@@ -200,7 +204,11 @@ def _adr_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnostic]:
 
 
 # -- spec/catalog projections --------------------------------------------------------------------------
-def _catalog_projection_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnostic]:
+def _catalog_projection_rules(cat: Catalog, tree: SpecTree, memo=None) -> Iterator[Diagnostic]:
+    """Every spec/catalog entry must be the projection of its owning unit's record. ``memo`` keeps the plain
+    form of each entry (by catalog file) and of each projection (by unit file): the comparisons always re-run."""
+    from .load_memo import NoMemo
+    memo = memo if memo is not None else NoMemo()
     for surface, (path, key) in CATALOG_FILES.items():
         data = cat.json(path)
         if data is None:
@@ -209,26 +217,30 @@ def _catalog_projection_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnost
         if not isinstance(entries, tuple):
             yield error(path, 1, 1, "CATALOG-SHAPE", f"catalog has no {key!r} array", f"/{key}")
             continue
-        text = cat.json_files[path].file.text
-        owners: dict[int, tuple[Unit, Mapping]] = {}
+        source = cat.json_files[path].file
+        text = source.text
+        owners: dict[int, tuple[Unit, int]] = {}
         for unit in cat.units.values():
             if unit.surface != surface or not unit.is_instruction:
                 continue
             for position, index in enumerate(unit.record.get("catalog_indices", ())):
                 records = unit.catalog_records
                 if isinstance(index, int) and position < len(records):
-                    owners[index] = (unit, records[position])
-        for index, entry in enumerate(entries):
+                    owners[index] = (unit, position)
+        plain = memo.get(("catalog-entries", path, key, source.sha256), lambda entries=entries: tuple(thaw(e) for e in entries))
+        for index, thawed in enumerate(plain):
             owner = owners.pop(index, None)
-            if owner is None or thaw(entry) != _projected(surface, *owner):
+            projected = None if owner is None else memo.get(
+                ("catalog-projection", surface, owner[0].path, owner[0].file.sha256, owner[1]),
+                lambda owner=owner: _projected(surface, owner[0], owner[0].catalog_records[owner[1]]))
+            if owner is None or thawed != projected:
                 line, _ = line_col_at(text, offset_of(text, [key, index]))
             if owner is None:
                 yield error(path, line, 1, "CATALOG-MISMATCH", f"{key}[{index}] has no owning unit record (catalog_indices)", f"/{key}/{index}")
                 continue
-            unit, record = owner
-            projected = _projected(surface, unit, record)
-            if thaw(entry) != projected:
-                keys = sorted(k for k in set(projected) | set(thaw(entry)) if projected.get(k) != thaw(entry).get(k))
+            unit = owner[0]
+            if thawed != projected:
+                keys = sorted(k for k in set(projected) | set(thawed) if projected.get(k) != thawed.get(k))
                 yield error(path, line, 1, "CATALOG-MISMATCH",
                             f"{key}[{index}] disagrees with the record in {unit.path} on {', '.join(keys)}", f"/{key}/{index}")
         for index, (unit, _record) in sorted(owners.items()):
@@ -244,14 +256,22 @@ def _projected(surface: str, unit: Unit, record: Mapping) -> dict:
 
 
 # -- paths inside evidence ----------------------------------------------------------------------------
-def _evidence_path_rules(cat: Catalog, tree: SpecTree) -> Iterator[Diagnostic]:
+def _evidence_path_rules(cat: Catalog, tree: SpecTree, memo=None) -> Iterator[Diagnostic]:
     for path, entry in cat.json_files.items():
-        text = entry.file.text
-        for pointer_path, value in _recorded_paths(entry.data):
-            reason = unsafe_path_reason(value)
-            if reason:
-                line, col = line_col_at(text, offset_of(text, pointer_path))
-                yield error(path, line, col, "PATH-TRAVERSAL", f"recorded path {value!r}: {reason}", pointer_of(pointer_path))
+        if memo is None:
+            yield from _unsafe_recorded_paths(entry)
+        else:
+            yield from memo.get(("evidence-paths", path, entry.file.sha256), lambda: tuple(_unsafe_recorded_paths(entry)))
+
+
+def _unsafe_recorded_paths(entry) -> Iterator[Diagnostic]:
+    """The recorded paths of one JSON file that leave the spec root: a function of that file alone."""
+    text = entry.file.text
+    for pointer_path, value in _recorded_paths(entry.data):
+        reason = unsafe_path_reason(value)
+        if reason:
+            line, col = line_col_at(text, offset_of(text, pointer_path))
+            yield error(entry.path, line, col, "PATH-TRAVERSAL", f"recorded path {value!r}: {reason}", pointer_of(pointer_path))
 
 
 PATH_KEYS = {"path", "source", "documentation", "artifact", "owners", "related_sources"}

@@ -2,6 +2,9 @@
 
 Keyed by the spec root and a fingerprint of its files (path, size, mtime), so ``mkdocs serve`` reloads only
 after a change and the second language reuses the first language's catalog, executor results and SVGs.
+A reload is incremental: the previous state's :class:`~pto_docs.load_memo.LoadMemo` answers every per-file
+step (parse, schema check, executor consistency check) of byte-identical files, so after a save only the
+changed files are parsed again; the whole-tree checks re-run, and the result equals a fresh load.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..load import LoadResult, load_catalog
+from ..load_memo import LoadMemo
 from .pages import SiteRenderer
 
 _CACHE: dict[str, tuple[str, BuildState]] = {}
@@ -22,6 +26,8 @@ class BuildState:
     result: LoadResult
     renderer: SiteRenderer | None
     diagnostics: list = field(default_factory=list)
+    memo: LoadMemo = field(default_factory=LoadMemo)  # lent to the next load of the same root
+    lender: SiteRenderer | None = None  # without a renderer (errors): the last good one, for the next state
 
 
 def fingerprint(root: Path) -> str:
@@ -38,12 +44,18 @@ def fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _examples(catalog) -> tuple:
+def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
+    """Every worked example, run through the executor. They depend only on which instruction each unit is and
+    on the example files (the executor's own cases are fixed), so ``memo`` reuses them while those are unchanged."""
     try:
         from ..examples import worked_examples
-        return tuple(worked_examples(catalog))
     except ImportError:  # the executor is optional for the site
         return ()
+    if memo is None:
+        return tuple(worked_examples(catalog))
+    key = ("worked-examples", tuple((u.id, u.kind, u.surface, u.mnemonic) for u in catalog.units.values()),
+           tuple((e.path, e.file.sha256) for e in catalog.examples))
+    return memo.get(key, lambda: tuple(worked_examples(catalog)))
 
 
 def build_state(root: str | Path, templates_dir: str | None = None) -> BuildState:
@@ -58,19 +70,22 @@ previous one's page models and pages whose inputs are unchanged (render/pages.py
     cached = _CACHE.get(key)
     if cached and cached[0] == stamp:
         return cached[1]
-    previous = cached[1].renderer if cached else None  # lends its unchanged page models and pages
+    # lends its unchanged page models and pages (across failed states too: the fix of an error renders little)
+    previous = (cached[1].renderer or cached[1].lender) if cached else None
     if previous is not None:
         previous._previous = None  # keep one generation only
-    result = load_catalog(path)
+    memo = cached[1].memo if cached else LoadMemo()
+    result = load_catalog(path, memo, previous=cached[1].result.tree if cached else None)
     diags = list(result.diagnostics)
     try:
         from ..examples_check import consistency_diagnostics
-        diags += consistency_diagnostics(result.catalog)
+        diags += consistency_diagnostics(result.catalog, memo)
     except ImportError:
         pass
     errors = [d for d in diags if d.is_error]
-    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog), templates_dir,
-                                                 previous=previous)
-    state = BuildState(result, renderer, diags)
+    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog, memo),
+                                                 templates_dir, previous=previous)
+    memo.finish()
+    state = BuildState(result, renderer, diags, memo, lender=None if renderer is not None else previous)
     _CACHE[key] = (stamp, state)
     return state

@@ -3,14 +3,17 @@
 A page's key is the sha256 of
   * the page itself: its Markdown and every fragment (so any change to a unit, test, ADR, translation, label,
     template or schema that reaches the page changes the key; one that does not reach it cannot matter);
-  * the build signature: pto-docs, MkDocs, Material and Python-Markdown versions, the source of the plugin
-    module that post-processes pages, the page language, the whole navigation (titles and URLs: every page's
+  * the build signature: pto-docs, MkDocs, Material and Python-Markdown versions, the source of the modules
+    that post-process pages (the plugin, render/nav_cache.py, render/markdown_shapes.py,
+    render/search_fast.py), the page language, the whole navigation (titles and URLs: every page's
     sidebar and previous/next links), the site configuration that reaches a page (theme, features, extra,
     Markdown extensions, site name and URL) and the content of every file of the theme's custom_dir.
 Nothing is keyed by time or path stamps, so a stale entry cannot be found: a changed input is a different key.
 
 The value is the page's final HTML (after every plugin) and its Material search entries, so a reused page
-keeps the search index complete. One pack file per language holds the entries of the last build only.
+keeps the search index complete. One pack file per language holds the entries of the last build only. A process
+that saved a pack keeps its entries and reads the file again only when someone else replaced it (``mkdocs
+serve`` rebuilds), and a page's HTML is decompressed only when it is written.
 """
 
 from __future__ import annotations
@@ -24,6 +27,16 @@ from typing import Any
 
 FORMAT = 1
 MAGIC = b"PTODOCS-PAGES\n"
+# pack path -> (its stat when this process wrote or read it, its entries): the next PageCache reuses them
+_SAVED: dict[str, tuple[tuple, dict]] = {}
+
+
+def _stamp(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev)
 
 
 def sha256_files(root: Path) -> str:
@@ -31,6 +44,16 @@ def sha256_files(root: Path) -> str:
     if root.is_dir():
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             digest.update(str(path.relative_to(root)).encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _post_processing_sources(mkdocs_plugin) -> str:
+    """The source of every module that shapes a page's HTML after its parts (the plugin, the navigation
+    cache, the Markdown shapes, the search indexer): a change to any of them is a different signature."""
+    from . import markdown_shapes, nav_cache, search_fast
+    digest = hashlib.sha256()
+    for module in (mkdocs_plugin, nav_cache, markdown_shapes, search_fast):
+        digest.update(hashlib.sha256(Path(module.__file__).read_bytes()).digest())
     return digest.hexdigest()
 
 
@@ -44,7 +67,7 @@ def build_signature(config, locale: str) -> str:
     site = {
         "format": FORMAT, "pto_docs": __version__, "mkdocs": mkdocs.__version__,
         "material": getattr(material, "__version__", "?"), "markdown": markdown.__version__, "locale": locale,
-        "plugin": hashlib.sha256(Path(mkdocs_plugin.__file__).read_bytes()).hexdigest(),
+        "plugin": _post_processing_sources(mkdocs_plugin),
         "nav": config.nav, "site_name": config.site_name, "site_url": config.site_url,
         "use_directory_urls": config.use_directory_urls, "extra": dict(config.extra),
         "extra_css": list(config.extra_css), "extra_javascript": [str(j) for j in config.extra_javascript],
@@ -62,12 +85,22 @@ def build_signature(config, locale: str) -> str:
 
 
 def page_key(signature: str, src_uri: str, parts) -> str:
-    digest = hashlib.sha256()
-    digest.update(f"{signature}\0{src_uri}\0".encode())
-    for text in (parts.markdown, *parts.search, "\0heavy\0", *parts.heavy):
-        data = text.encode("utf-8")
-        digest.update(len(data).to_bytes(8, "little") + data)
-    return digest.hexdigest()
+    """The key of a page. A page's parts are never changed once rendered, and the renderer hands out the same
+    parts object for an unchanged page on every rebuild of a serving process (render/pages.py), so the key is
+    remembered on the object (with the sizes of its parts, as a guard) instead of hashing every fragment again."""
+    memo = parts.__dict__.get("_page_keys")
+    if memo is None:
+        memo = parts.__dict__["_page_keys"] = {}
+    shape = (signature, src_uri, len(parts.markdown), len(parts.search), len(parts.heavy))
+    key = memo.get(shape)
+    if key is None:
+        digest = hashlib.sha256()
+        digest.update(f"{signature}\0{src_uri}\0".encode())
+        for text in (parts.markdown, *parts.search, "\0heavy\0", *parts.heavy):
+            data = text.encode("utf-8")
+            digest.update(len(data).to_bytes(8, "little") + data)
+        key = memo[shape] = digest.hexdigest()
+    return key
 
 
 class PageCache:
@@ -77,18 +110,30 @@ class PageCache:
         self.path = Path(directory) / f"pages-{locale}.pack" if directory else None
         self.old: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
         self.new: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
-        if self.path is not None and self.path.is_file():
+        saved = _SAVED.get(str(self.path)) if self.path is not None else None
+        if saved is not None and saved[0] == _stamp(self.path):
+            self.old = saved[1]  # the pack this process wrote last, unchanged since (read-only here)
+        elif self.path is not None and self.path.is_file():
             try:
                 self.old = _read_pack(self.path)
             except Exception:  # an unreadable pack is an empty cache, never an error
                 self.old = {}
 
     def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
+        entries = self.entries(key)
+        return None if entries is None else (self.html(key), entries)
+
+    def entries(self, key: str) -> list[dict[str, Any]] | None:
+        """The search entries of a cached page (None: not cached); the page is kept for the next pack."""
         hit = self.old.get(key)
         if hit is None:
             return None
         self.new[key] = hit
-        return zlib.decompress(hit[0]).decode("utf-8"), hit[1]
+        return hit[1]
+
+    def html(self, key: str) -> str:
+        """The HTML of a page found by :meth:`entries` or stored by :meth:`put`."""
+        return zlib.decompress(self.new[key][0]).decode("utf-8")
 
     def put(self, key: str, html: str, entries: list[dict[str, Any]]) -> None:
         self.new[key] = (zlib.compress(html.encode("utf-8"), 1), entries)
@@ -109,6 +154,20 @@ class PageCache:
             for blob in blobs:
                 fh.write(blob)
         os.replace(tmp, self.path)
+        _SAVED[str(self.path)] = (_stamp(self.path), self.new)
+
+
+def preload(directory: str | os.PathLike, locale: str) -> None:
+    """Read a language's pack into this process's memory (``mkdocs serve``, between rebuilds: a forked language
+    build wrote it), so the next fork of that language finds it there instead of reading it again."""
+    path = Path(directory) / f"pages-{locale}.pack"
+    stamp = _stamp(path)
+    try:
+        data = _read_pack(path)
+    except Exception:  # no pack to lend: the build reads it itself
+        return
+    if stamp is not None and stamp == _stamp(path):  # not replaced while it was read
+        _SAVED[str(path)] = (stamp, data)
 
 
 def _read_pack(path: Path) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:

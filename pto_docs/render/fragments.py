@@ -6,6 +6,7 @@ insert the resulting Markup as is.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -92,13 +93,17 @@ def highlighted(code: str, language: str = "asl", first_line: int | None = None)
     return Markup(html)
 
 
+@lru_cache(maxsize=2)
+def _formatter(numbered: bool) -> HtmlFormatter:
+    # made once: HtmlFormatter builds its whole style sheet in __init__ (a third of a highlight call)
+    return HtmlFormatter(cssclass="highlight", linenos="table" if numbered else False, wrapcode=True)
+
+
 def _highlighted(code: str, language: str, first_line: int | None) -> Markup:
-    formatter = HtmlFormatter(
-        cssclass="highlight",
-        linenos="table" if first_line is not None else False,
-        linenostart=first_line or 1,
-        wrapcode=True,
-    )
+    formatter = _formatter(first_line is not None)
+    if first_line is not None and first_line != 1:
+        formatter = copy.copy(formatter)  # only the first line number differs (HtmlFormatter keeps it as is)
+        formatter.linenostart = first_line
     html = highlight(code, _lexer(language), formatter)
     # Whitespace tokens need no span (the theme gives them no style): drop ~25% of the markup.
     # Line numbers need no span either (the theme styles the column, not the spans).
@@ -130,17 +135,22 @@ def readable_json(value: object, width: int = JSON_WIDTH, sort_keys: bool = True
     return "".join(out)
 
 
+_ENCODERS = {sort: json.JSONEncoder(sort_keys=sort, ensure_ascii=False, default=str) for sort in (False, True)}
+
+
 def _json_into(out: list[str], value: object, indent: int, width: int, sort_keys: bool) -> None:
+    encode = _ENCODERS[sort_keys].encode  # json.dumps with these options would build an encoder per call
     if isinstance(value, dict | list) and value:
-        flat = json.dumps(value, sort_keys=sort_keys, ensure_ascii=False, default=str)
-        if indent + len(flat) <= width:
+        # n members take at least 3n columns on one line ("[1, 2]"): larger ones cannot fit, skip the attempt
+        flat = encode(value) if indent + 3 * len(value) <= width else None
+        if flat is not None and indent + len(flat) <= width:
             out.append(flat)
             return
         pad = " " * (indent + 2)
         if isinstance(value, dict):
             out.append("{")
             for i, key in enumerate(sorted(value) if sort_keys else value):
-                out.append(("," if i else "") + "\n" + pad + json.dumps(key, ensure_ascii=False) + ": ")
+                out.append(("," if i else "") + "\n" + pad + encode(key) + ": ")
                 _json_into(out, value[key], indent + 2, width, sort_keys)
             out.append("\n" + " " * indent + "}")
         else:
@@ -150,7 +160,7 @@ def _json_into(out: list[str], value: object, indent: int, width: int, sort_keys
                 _json_into(out, item, indent + 2, width, sort_keys)
             out.append("\n" + " " * indent + "]")
         return
-    out.append(json.dumps(value, sort_keys=sort_keys, ensure_ascii=False, default=str))
+    out.append(encode(value))
 
 
 def plain_asl(code: str) -> Markup:

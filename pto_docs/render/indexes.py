@@ -1,4 +1,4 @@
-"""Index pages (home, instructions, units, ADRs, requirements, traceability report) and the navigation."""
+"""Index pages (home, instructions, units, ADRs, requirements, traceability report); the nav is navigation.py."""
 
 from __future__ import annotations
 
@@ -112,40 +112,3 @@ def trace_markdown(r: SiteRenderer, locale: str) -> str | None:
         logging.getLogger("mkdocs.plugins.pto-docs").info(f"pto-docs: traceability report page left out: {exc!r}")
         cache[locale] = None
     return cache[locale]
-
-
-def navigation(r: SiteRenderer, locale: str) -> list:
-    """MkDocs ``nav``: localized section titles, pages grouped by surface and first classification segment."""
-    lab = labels(locale)
-    # One nav level per classification segment (as the URLs): with navigation.prune a page carries only its
-    # own branch, so the smaller each level, the smaller every page.
-    tree: dict[str, dict] = {}
-    for u in sorted(r.catalog.instructions, key=lambda u: (_surface_key(u.surface), u.classification, u.mnemonic or "")):
-        node = tree.setdefault(u.surface, {})
-        for segment in u.classification or ("-",):
-            node = node.setdefault(segment, {})
-        node.setdefault("", []).append({u.mnemonic: routes.unit_src(u)})
-
-    def level(node: dict) -> list:
-        return list(node.get("", [])) + [{key: level(child)} for key, child in sorted(node.items()) if key]
-
-    instructions: list = [{lab.t("nav.index"): routes.INSTRUCTION_INDEX}]
-    for surface in sorted(tree, key=_surface_key):
-        instructions.append({surface_label(locale, surface): level(tree[surface])})
-    by_surface: dict[str, list] = defaultdict(list)
-    for u in r.units:
-        if not u.is_instruction:
-            by_surface[u.surface].append({u.id: routes.unit_src(u)})
-    units: list = [{lab.t("nav.index"): routes.UNIT_INDEX}]
-    units += [{surface_label(locale, s): pages} for s, pages in sorted(by_surface.items(), key=lambda kv: _surface_key(kv[0]))]
-    adrs: list = [{lab.t("nav.index"): routes.ADR_INDEX}] + [{a: routes.adr_src(a)} for a in sorted(r.catalog.adrs)]
-    nav: list = [
-        {lab.t("nav.home"): routes.HOME},
-        {lab.t("nav.instructions"): instructions},
-        {lab.t("nav.units"): units},
-        {lab.t("nav.adrs"): adrs},
-        {lab.t("nav.requirements"): routes.REQUIREMENTS},
-    ]
-    if trace_markdown(r, locale) is not None:
-        nav.append({lab.t("nav.reports"): [{lab.t("nav.traceability"): routes.TRACEABILITY}]})
-    return nav

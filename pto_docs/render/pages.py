@@ -146,8 +146,9 @@ def _tree_digest_without_units(tree: SpecTree) -> str:
 
 
 def _unit_skeleton(unit: Unit) -> Any:
-    """What of a unit can reach *another* unit's page: its path, records and NDF attributes (not its ASL text)."""
-    return [unit.id, unit.path, thaw(unit.record), thaw(unit.review) if unit.review is not None else None,
+    """What of a unit can reach *another* unit's page: its kind, path, records and NDF attributes (not its ASL
+    text)."""
+    return [unit.id, unit.kind, unit.path, thaw(unit.record), thaw(unit.review) if unit.review is not None else None,
             [thaw(s.record) for s in unit.states],
             [[c.id, c.kind, c.level, c.layer, c.status, c.clause_sha256] for c in unit.ndf]]
 
@@ -157,7 +158,7 @@ class SiteRenderer:
     models and rendered pages to this one wherever their inputs are unchanged: a unit page's inputs are its
     unit file, everything of the tree outside ``asl/`` (tests, ADRs, evidence, translations, examples, files
     read on demand), the records of every unit, its worked examples, the release identity, the templates and
-    the language; an ADR page's inputs are the same without a unit file. Index pages are always rendered."""
+    the language; an ADR page's and an index page's inputs are the same without a unit file."""
 
     def __init__(self, catalog: Catalog, tree: SpecTree, examples: tuple = (), templates_dir: str | None = None,
                  previous: SiteRenderer | None = None):
@@ -167,11 +168,13 @@ class SiteRenderer:
         self._models: dict[str, Any] = {}
         self.translators: dict[str, Translator] = {}
         self.units = sorted(catalog.units.values(), key=lambda u: routes.unit_src(u))
-        self.stats = {"models": 0, "pages": 0, "reused_models": 0, "reused_pages": 0}
+        self.stats = {"models": 0, "pages": 0, "reused_models": 0, "reused_pages": 0, "reused_index_pages": 0}
         # page key -> (PageParts, translation notes): what this renderer rendered or took over
         self.rendered: dict[str, tuple[PageParts, tuple, frozenset]] = {}
         self._previous = previous
         self._global: str | None = None
+        self._templates_now: str | None = None  # the templates key during one pages() pass
+        self._skeletons: dict[str, tuple[Unit, str]] = {}  # unit id -> (unit, its skeleton JSON), for global_key
         self._unit_keys: dict[str, str] = {}
         self._templates_dir = templates_dir
         # files a page model or page reads on demand (documentation hashes, ...): (op, path, answer) per unit,
@@ -211,13 +214,20 @@ class SiteRenderer:
     def global_key(self) -> str:
         if self._global is None:
             digest = hashlib.sha256(_tree_digest_without_units(self.data.tree).encode())
-            skeleton = [_unit_skeleton(u) for u in sorted(self.catalog.units.values(), key=lambda u: u.id)]
+            # each unit's skeleton as JSON; a unit object the loader reused (same file, load_memo.py) keeps the
+            # text the previous renderer made of it
+            earlier = self._previous._skeletons if self._previous is not None else {}
+            for u in sorted(self.catalog.units.values(), key=lambda u: u.id):
+                hit = earlier.get(u.id)
+                text = hit[1] if hit is not None and hit[0] is u else json.dumps(_unit_skeleton(u), default=repr, sort_keys=True)
+                self._skeletons[u.id] = (u, text)
+                digest.update(text.encode() + b"\n")
             # the release identity without the checkout's dirty flag, which only the home page shows (the page
             # keys add it back whenever a template mentions it: see templates_key)
             rel = self.catalog.release
             release = ({k: v for k, v in dataclasses.asdict(rel).items() if k != "dirty"}
                        if dataclasses.is_dataclass(rel) else repr(rel))
-            digest.update(json.dumps([skeleton, release], default=repr, sort_keys=True).encode())
+            digest.update(json.dumps(release, default=repr, sort_keys=True).encode())
             self._global = digest.hexdigest()
         return self._global
 
@@ -242,7 +252,7 @@ class SiteRenderer:
             digest.update(f"\0dirty\0{getattr(self.catalog.release, 'dirty', None)}".encode())
         return digest.hexdigest()
 
-    def _reusable(self, key: str, locale: str) -> PageParts | None:
+    def _reusable(self, key: str, locale: str, stat: str = "reused_pages") -> PageParts | None:
         hit = self.rendered.get(key)
         if hit is None and self._previous is not None:
             hit = self._previous.rendered.get(key)
@@ -255,7 +265,7 @@ class SiteRenderer:
         translator = self.translator(locale)
         for state, subject, pointer in hit[1]:
             (translator.stale if state == "stale" else translator.missing).add((subject, pointer))
-        self.stats["reused_pages"] += 1
+        self.stats[stat] += 1
         return hit[0]
 
     def take_rendered(self, entries: dict) -> None:
@@ -310,19 +320,37 @@ class SiteRenderer:
             link=lambda to, anchor="": routes.relative(src, to, anchor),
             release=self.catalog.release, frag=out.frag, heavy=out.heavy, H=out.H, **values)
 
-    def _with_banner(self, text: str, locale: str, tr: _PageTranslator) -> str:
+    def _with_banner(self, text: str, locale: str, tr: _PageTranslator, out: Collector) -> str:
+        """The translation banner in place of its marker, as a searchable fragment: its counts differ from page
+        to page, and the Markdown of a page stays the same for every page of its kind (render/markdown_shapes.py)."""
         banner = ""
         if tr.stale or tr.missing:
-            banner = self.env.get_template("partials/notices.html.j2").render(
+            html = self.env.get_template("partials/notices.html.j2").render(
                 L=labels(locale).t, stale=tr.stale, missing=tr.missing)
+            banner = out.frag(lambda: html).strip("\n")
         return text.replace(BANNER, banner, 1)
 
     def render_parts(self, template: str, src: str, locale: str, **values: Any) -> PageParts:
-        """A whole page from one template (index pages): Markdown with its fragments, banner in place."""
-        tr = _PageTranslator(self.translator(locale))
-        out = Collector()
-        text = self._render(template, src, locale, tr, out, **values)
-        return out.parts(self._with_banner(text, locale, tr))
+        """A whole page from one template (index pages): Markdown with its fragments, banner in place.
+
+        Its ``values`` must come from the tree outside ``asl/`` and the units' records only (what global_key
+        covers, as for an ADR page: titles, summaries, classifications, paths, NDF attributes; never a unit's
+        ASL text or line numbers), so an edit inside a unit's code reuses the page rendered before."""
+        templates = self._templates_now or self.templates_key()
+        key = hashlib.sha256(f"index\0{self.global_key()}\0{template}\0{src}\0{locale}\0{templates}".encode()).hexdigest()
+        hit = self._reusable(key, locale, stat="reused_index_pages")
+        if hit is not None:
+            return hit
+        reads, self._reads = self._reads, []
+        try:
+            tr = _PageTranslator(self.translator(locale))
+            out = Collector()
+            text = self._render(template, src, locale, tr, out, **values)
+            parts = out.parts(self._with_banner(text, locale, tr, out))
+        finally:
+            reads, self._reads = frozenset(self._reads), reads
+        self.rendered[key] = (parts, tuple(tr.seen), reads)
+        return parts
 
     def unit_page(self, unit: Unit, locale: str, templates: str | None = None) -> PageParts:
         key = hashlib.sha256(f"unit\0{self.unit_key(unit)}\0{locale}\0{templates or self.templates_key()}".encode()).hexdigest()
@@ -340,7 +368,7 @@ class SiteRenderer:
         src = routes.unit_src(unit)
         out = Collector()
         template = "pages/instruction.md.j2" if isinstance(m, InstructionModel) else "pages/unit.md.j2"
-        body = self._with_banner(self._render(template, src, locale, tr, out, m=m), locale, tr)
+        body = self._with_banner(self._render(template, src, locale, tr, out, m=m), locale, tr, out)
         above = out.parts(body).assembled()  # the page's content above the ledger, fragments in place
         documentation = getattr(m, "documentation", None)
         ledger = self._render("partials/sources.html.j2", src, locale, tr, out,
@@ -383,7 +411,7 @@ class SiteRenderer:
         out = Collector()
         text = self._render("pages/adr.md.j2", src, locale, tr, out, a=adr, title=title, body=body,
                             body_html=adr_html(safe_markdown(body.text)), front=front, links=links)
-        return out.parts(self._with_banner(text, locale, tr)), tuple(tr.seen)
+        return out.parts(self._with_banner(text, locale, tr, out)), tuple(tr.seen)
 
     def prepare(self) -> None:
         """Build every unit's page model now (before a fork, so both language processes share them)."""
@@ -401,7 +429,11 @@ class SiteRenderer:
             yield routes.unit_src(unit), self.unit_page(unit, locale, templates)
         for adr_id in sorted(self.catalog.adrs):
             yield routes.adr_src(adr_id), self.adr_page(adr_id, locale, templates)
-        yield from index_pages(self, locale)
+        self._templates_now = templates  # (the index pages: read once per pass like the pages above)
+        try:
+            yield from index_pages(self, locale)
+        finally:
+            self._templates_now = None
 
     def files(self) -> Iterator[tuple[str, bytes]]:
         """Non-page files of the site: each worked example's case JSON, downloadable from its page."""

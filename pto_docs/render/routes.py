@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from urllib.parse import quote
 
 from ..model import Unit
@@ -15,6 +16,7 @@ REQUIREMENTS = "requirements/index.md"
 TRACEABILITY = "reports/traceability.md"
 
 
+@lru_cache(maxsize=65536)  # pure, and the same surfaces, classes and names recur on every index page
 def _segment(text: str) -> str:
     """A path segment that is safe in a URL and on disk (keeps '.', '_' and '-' like the unit file names)."""
     out = "".join(ch if (ch.isascii() and (ch.isalnum() or ch in "._-")) else "_" for ch in text)
@@ -52,13 +54,18 @@ def url_of(src_uri: str) -> str:
 
 def relative(from_src: str, to: str, anchor: str = "") -> str:
     """Relative link from the page built from ``from_src`` to a page source (``.md``) or a site file."""
+    return _relative(from_src, to) + (f"#{anchor}" if anchor else "")
+
+
+@lru_cache(maxsize=65536)  # pure: an index page links to every unit, and posixpath.relpath is slow
+def _relative(from_src: str, to: str) -> str:
     base = url_of(from_src).rstrip("/") or "."
     page = to.endswith(".md")
     target = (url_of(to).rstrip("/") or ".") if page else to
     rel = posixpath.relpath(target, base)
     if page:
         rel = "./" if rel == "." else rel + "/"
-    return quote(rel, safe="/._-~") + (f"#{anchor}" if anchor else "")
+    return quote(rel, safe="/._-~")
 
 
 def depth(url: str) -> int:

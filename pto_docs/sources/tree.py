@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..diagnostics import Diagnostic, SpecRootError, error
 from ..model import SourceFile
@@ -30,7 +30,7 @@ def unsafe_path_reason(rel: str) -> str | None:
         return "path contains a backslash or NUL"
     if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
         return "absolute path"
-    if any(part == ".." for part in PurePosixPath(rel).parts):
+    if ".." in rel.split("/"):  # (PurePosixPath(rel).parts, without building a path: this runs per recorded path)
         return "path climbs out of the spec root with '..'"
     return None
 
@@ -45,14 +45,20 @@ class SpecTree:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
-    def open(cls, root: str | os.PathLike[str]) -> SpecTree:
+    def open(cls, root: str | os.PathLike[str], previous: SpecTree | None = None) -> SpecTree:
+        """Read the tree; ``previous`` (an earlier read of it) lends the decoded text of every file whose bytes
+        are unchanged (same sha256), so a reload after a save decodes only what changed."""
         path = Path(root)
         if not path.exists():
             raise SpecRootError(f"spec root {str(root)!r} does not exist")
         if not path.is_dir():
             raise SpecRootError(f"spec root {str(root)!r} is not a directory")
         tree = cls(path.resolve())
-        tree._scan()
+        tree._previous = previous.files if previous is not None and previous.root == tree.root else {}
+        try:
+            tree._scan()
+        finally:
+            del tree._previous
         return tree
 
     # -- scanning -------------------------------------------------------------------------
@@ -70,16 +76,20 @@ class SpecTree:
 
     def _walk(self, base: Path, recursive: bool) -> list[str]:
         found: list[str] = []
+        root = str(self.root)
         for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
             dirnames.sort()
+            # the relative directory by string slicing: os.walk's paths all start with the (resolved) root
+            rel_dir = dirpath[len(root):].strip(os.sep).replace(os.sep, "/")
             for name in sorted(filenames):
-                full = Path(dirpath) / name
-                if full.is_symlink() and not self._inside(full):
+                rel = f"{rel_dir}/{name}" if rel_dir else name
+                full = os.path.join(dirpath, name)
+                if os.path.islink(full) and not self._inside(Path(full)):
                     self.diagnostics.append(
-                        error(self._rel(full), 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
+                        error(rel, 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
                     )
                     continue
-                found.append(self._rel(full))
+                found.append(rel)
             if not recursive:
                 dirnames.clear()
         return found
@@ -96,13 +106,18 @@ class SpecTree:
 
     def _load(self, rel: str) -> SourceFile | None:
         try:
-            data = (self.root / rel).read_bytes()
+            with open(os.path.join(self.root, rel), "rb") as fh:  # (not pathlib: this runs for every file)
+                data = fh.read()
         except OSError as exc:
             self.diagnostics.append(error(rel, 0, 0, "IO-READ", f"cannot read file: {exc.strerror or exc}"))
             self.raw_hashes[rel] = None
             return None
         digest = hashlib.sha256(data).hexdigest()
         self.raw_hashes[rel] = digest
+        earlier = getattr(self, "_previous", {}).get(rel)
+        if earlier is not None and earlier.sha256 == digest:
+            self.files[rel] = earlier
+            return earlier
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -72,3 +72,63 @@ def test_serve_without_dirty_rebuilds_every_page(tmp_path, tree):
     build(config, serve_url="http://127.0.0.1:8000/", dirty=False)
     assert not (tmp_path / "cache" / "last-build.json").exists()  # a clean build neither reads nor writes the cache
     assert (site / TMUL[:-3] / "index.html").is_file()
+
+
+TSQRT = "instructions/tile/elementwise-tile-tile/transcendental/TSQRT.md"
+ADR_SOURCE = "docs/status/decisions/0086-numeric-profile-applicability.md"
+
+
+def _page(site: Path, src: str, locale: str = "") -> Path:
+    return site / locale / src[:-3] / "index.html"
+
+
+def test_serve_dirty_leaves_unchanged_page_files_alone(tmp_path, tree):
+    config_file = _serve_config(tmp_path, tree)
+    site = tmp_path / "serve-site"
+    _rebuild(config_file, site)
+    stamps = {loc: _page(site, TSQRT, loc).stat().st_mtime_ns for loc in ("", "zh-CN")}
+    _page(site, TMUL, "zh-CN").unlink()  # a page file removed behind the server's back is written again
+    unit = tree / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    unit.write_text(unit.read_text("utf-8") + "// edit one\n", "utf-8")
+    _rebuild(config_file, site)
+    assert {loc: _page(site, TSQRT, loc).stat().st_mtime_ns for loc in ("", "zh-CN")} == stamps  # not rewritten
+    assert "edit one" in _page(site, TMUL, "zh-CN").read_text("utf-8")
+    assert (site / "404.html").is_file() and (site / "zh-CN" / "404.html").is_file()
+
+
+def test_serve_dirty_removes_the_page_of_a_removed_file(tmp_path, tree):
+    config_file = _serve_config(tmp_path, tree)
+    site = tmp_path / "serve-site"
+    _rebuild(config_file, site)
+    adr = tree / "docs/status/decisions/0090-a-second-decision.md"
+    adr.write_text((tree / ADR_SOURCE).read_text("utf-8").replace('"id": "ADR-0086"', '"id": "ADR-0090"', 1), "utf-8")
+    added = _rebuild(config_file, site)
+    assert all("adrs/ADR-0090.md" in pages for pages in added.values())
+    assert _page(site, "adrs/ADR-0090.md").is_file() and _page(site, "adrs/ADR-0090.md", "zh-CN").is_file()
+    adr.unlink()
+    _rebuild(config_file, site)
+    assert not _page(site, "adrs/ADR-0090.md").exists()
+    assert not _page(site, "adrs/ADR-0090.md", "zh-CN").exists()
+    assert _page(site, "adrs/ADR-0086.md", "zh-CN").is_file()
+
+
+def test_serve_dirty_keeps_serving_after_a_broken_record_and_recovers(tmp_path, tree, caplog):
+    config_file = _serve_config(tmp_path, tree)
+    site = tmp_path / "serve-site"
+    _rebuild(config_file, site)
+    before = {loc: _page(site, TMUL, loc).read_text("utf-8") for loc in ("", "zh-CN")}
+    unit = tree / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    good = unit.read_text("utf-8")
+    unit.write_text(good.replace('"surface":"tile"', '"surface":"tile",,', 1), "utf-8")
+    from mkdocs.exceptions import Abort
+    with pytest.raises(Abort):  # (what `mkdocs serve` logs, and goes on serving)
+        _rebuild(config_file, site)
+    logged = [r.getMessage() for r in caplog.records]
+    assert any("error[JSON-SYNTAX]" in m and m.startswith("asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl") for m in logged)
+    assert any("validation error(s)" in m for m in logged)
+    assert {loc: _page(site, TMUL, loc).read_text("utf-8") for loc in ("", "zh-CN")} == before  # still served
+    unit.write_text(good + "// fixed while serving\n", "utf-8")
+    fixed = _rebuild(config_file, site)
+    for locale, pages in fixed.items():
+        assert pages == {TMUL, "reports/traceability.md"}, (locale, pages)
+    assert all("fixed while serving" in _page(site, TMUL, loc).read_text("utf-8") for loc in ("", "zh-CN"))

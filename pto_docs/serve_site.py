@@ -1,0 +1,199 @@
+"""``mkdocs serve``: what the plugin knows about the live site directory between rebuilds of one process.
+
+``mkdocs serve`` rebuilds into the same directory after every save, and most pages come out byte-identical
+(the page cache gives the same HTML for the same page key, render/cache.py). Rewriting all of them (and
+staging a whole new site to swap in, as ``pto-docs build`` does) costs more than the one page that changed,
+so while serving the plugin writes in place and :class:`WrittenPages` remembers, per language directory, the
+page key of every page file this process wrote there: a reused page whose file still holds its key is not
+written again, and a page file no longer in the site is removed. Anything uncertain (a failed build, a failed
+language process) forgets the directory, so the next build writes every page again.
+
+The rest keeps a serving process's rebuilds short: work no reloaded page needs (saving page packs, reaping the
+forked language processes) runs after the rebuild in a background thread, together with the garbage
+collection the rebuild skipped (:func:`before_rebuild`); Material's templates are compiled once per process
+(:class:`ThemeBytecode`) and jieba's dictionary is loaded once (:func:`preload_jieba`), so forked language
+builds inherit both.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+import jinja2
+import jinja2.bccache
+
+# language site directory -> {page file: page key} of what this process last wrote there
+_WRITTEN: dict[str, dict[str, str]] = {}
+# the background work of the last serving rebuild, and the garbage collector's pause (see before_rebuild)
+_AFTER: dict = {"builds": 0, "thread": None, "stop": threading.Event(), "skipped": 0, "paused": False}
+COLLECT_AFTER = 1.0  # seconds after a rebuild: the browsers have fetched the reloaded page by then
+MAX_SKIPPED = 3
+
+
+def mkdocs_serving() -> bool:
+    """Whether the running MkDocs build is one of ``mkdocs serve`` (its ``build`` call has a ``serve_url``).
+
+    MkDocs tells plugins the command only in ``on_startup``, which would make MkDocs keep one plugin instance
+    for every build (see mkdocs_plugin.mkdocs_dirty), so read the argument of the ``build`` frame instead."""
+    from mkdocs.commands import build as build_module
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code is build_module.build.__code__:
+            return frame.f_locals.get("serve_url") is not None
+        frame = frame.f_back
+    return False
+
+
+class WrittenPages:
+    """The page files of one language directory during one build: which to skip, which are stale."""
+
+    def __init__(self, site_dir: str):
+        self.site_dir = os.path.abspath(site_dir)
+        self.before = dict(_WRITTEN.get(self.site_dir, {}))
+        self.now: dict[str, str] = {}
+        self.started = False  # a page file was written: a failure from here on leaves the directory uncertain
+
+    def holds(self, dest: str, key: str) -> bool:
+        """The file already holds the page of ``key`` (written by this process, still there): keep it."""
+        if self.before.get(dest) == key and os.path.isfile(dest):
+            self.now[dest] = key
+            return True
+        return False
+
+    def wrote(self, dest: str, key: str | None) -> None:
+        self.started = True
+        if key is not None:
+            self.now[dest] = key
+        else:
+            self.now.pop(dest, None)
+
+    def finish(self) -> dict[str, str]:
+        """The build succeeded: remove page files of the last build that this one did not produce, remember."""
+        for dest in set(self.before) - set(self.now):
+            try:
+                os.remove(dest)
+            except OSError:
+                pass
+        _WRITTEN[self.site_dir] = self.now
+        return self.now
+
+    def abandon(self) -> None:
+        forget(self.site_dir)
+
+
+def adopt(site_dir: str, written: dict[str, str]) -> None:
+    """What a forked language process wrote into ``site_dir`` (it reports it; its memory dies with it)."""
+    _WRITTEN[os.path.abspath(site_dir)] = dict(written)
+
+
+def forget(site_dir: str) -> None:
+    _WRITTEN.pop(os.path.abspath(site_dir), None)
+
+
+def preload_jieba() -> None:
+    """Load jieba's dictionary (~0.7 s, Chinese search segmentation) once in the serving process: every forked
+    language build then starts with it loaded instead of loading it again on each rebuild."""
+    try:
+        import jieba
+    except ImportError:
+        return
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+
+
+def finish_background(serving: bool = False) -> None:
+    """Finish what the last serving rebuild left running (its page packs, its forked language processes).
+    Every primary build calls this before it forks: no thread of ours may run then. A build that is not a
+    serving rebuild also turns the garbage collector back on if a serving rebuild had paused it."""
+    thread = _AFTER["thread"]
+    if thread is not None:
+        _AFTER["stop"].set()
+        thread.join()
+        _AFTER["thread"] = None
+    if not serving and _AFTER["paused"]:
+        _AFTER["paused"] = False
+        gc.enable()
+
+
+def before_rebuild() -> None:
+    """The start of a serving rebuild: :func:`finish_background`, then pause the garbage collector.
+
+    The process holds millions of long-lived objects (catalogs, page models, page packs), so every full
+    collection during a rebuild walks all of them (0.2-0.5 s). The first build keeps the collector (it
+    allocates the most); each later one runs without it, and the thread :func:`after_rebuild` starts collects
+    once the browsers have reloaded and turns it on again. When saves come faster than that, every
+    ``MAX_SKIPPED``-th rebuild collects first, so garbage never piles up."""
+    finish_background(serving=True)
+    if not _AFTER["builds"]:
+        return
+    if _AFTER["paused"]:
+        if _AFTER["skipped"] >= MAX_SKIPPED:
+            gc.collect()
+            _AFTER["skipped"] = 0
+    elif gc.isenabled():  # (a process that turned the collector off itself keeps it off)
+        gc.disable()
+        _AFTER["paused"] = True
+
+
+def after_rebuild(tasks: list[Callable[[], None]]) -> None:
+    """The end of a serving rebuild, just before MkDocs reloads the browsers: run ``tasks`` (work nothing shown
+    depends on) in a thread, then collect garbage there a moment later (unless the next rebuild starts first)."""
+    _AFTER["builds"] += 1
+    collect = _AFTER["paused"]
+    if collect:
+        _AFTER["skipped"] += 1
+    stop = _AFTER["stop"] = threading.Event()
+    started = time.monotonic()
+
+    def run() -> None:
+        for task in tasks:
+            try:
+                task()
+            except Exception as exc:  # only ever costs speed: the next rebuild does the work itself
+                logging.getLogger("mkdocs.plugins.pto-docs").debug(f"pto-docs: after the rebuild: {exc!r}")
+        if collect and not stop.wait(max(0.0, COLLECT_AFTER - (time.monotonic() - started))):
+            gc.collect()
+            _AFTER["skipped"] = 0
+            _AFTER["paused"] = False
+            gc.enable()
+    # not a daemon: the interpreter lets it finish (a page pack is never left half-written)
+    _AFTER["thread"] = threading.Thread(target=run, name="pto-docs after the rebuild")
+    _AFTER["thread"].start()
+
+
+class ThemeBytecode(jinja2.BytecodeCache):
+    """Compiled theme templates, kept by this serving process for all its rebuilds (and inherited by every
+    fork): MkDocs makes a new theme environment per build, which would compile Material's templates again
+    (~0.2 s per language). A template is found by its name, file, source checksum (Jinja's own check) and the
+    environment's syntax settings, so an edited template or another configuration compiles afresh."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def get_bucket(self, environment, name, filename, source):
+        settings = (name, filename, sorted(environment.extensions), environment.autoescape, environment.optimized,
+                    environment.trim_blocks, environment.lstrip_blocks, environment.keep_trailing_newline,
+                    environment.newline_sequence, environment.block_start_string, environment.variable_start_string,
+                    environment.comment_start_string, environment.line_statement_prefix, environment.line_comment_prefix)
+        key = hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+THEME_BYTECODE = ThemeBytecode()

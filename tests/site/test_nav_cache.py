@@ -1,0 +1,47 @@
+"""render/nav_cache.py: a site built with the navigation cache is byte-identical to one built without it."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from pto_docs.render import nav_cache
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _build(site: Path, enabled: bool, counters: list) -> None:
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    config = load_config(config_file=str(REPO / "mkdocs.yml"), site_dir=str(site))
+    plugin = config.plugins["pto-docs"]
+    plugin.config.spec_root = str(REPO / "catalog")
+    plugin.config.cache = False
+    plugin.config.parallel = False  # both languages in this process, so the counters see both
+    plugin.config.nav_cache = enabled
+    logging.getLogger("mkdocs").setLevel(logging.WARNING)
+    build(config, dirty=False)
+
+
+def test_cached_navigation_gives_the_same_site_byte_for_byte(tmp_path, monkeypatch):
+    caches = []
+    original = nav_cache.NavCache.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        caches.append(self)
+
+    monkeypatch.setattr(nav_cache.NavCache, "__init__", init)
+    _build(tmp_path / "cached", True, caches)
+    cached = list(caches)
+    caches.clear()
+    _build(tmp_path / "full", False, caches)
+    assert len(cached) == 2 and all(c.hits > 10 and c.groups for c in cached)  # en and zh-CN both used it
+    assert all(c.hits == 0 for c in caches)
+    a = sorted(p.relative_to(tmp_path / "cached") for p in (tmp_path / "cached").rglob("*.html"))
+    b = sorted(p.relative_to(tmp_path / "full") for p in (tmp_path / "full").rglob("*.html"))
+    assert a == b and len(a) > 50
+    different = [str(p) for p in a if (tmp_path / "cached" / p).read_bytes() != (tmp_path / "full" / p).read_bytes()]
+    assert different == []
+    page = (tmp_path / "cached" / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html").read_text("utf-8")
+    assert page.count("md-nav__link--active") >= 1 and 'for="__toc"' in page  # its own entry, drawn active

@@ -1,0 +1,134 @@
+"""render/search_fast.py gives exactly Material's search entries: on generated HTML, on every page of the
+sample tree, and as byte-identical search indexes of a whole bilingual build with and without it."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pto_docs.render import search_fast
+
+material = pytest.importorskip("material.plugins.search.plugin")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def material_sections(html: str) -> list:
+    parser = material.Parser()
+    parser.feed(html)
+    parser.close()
+    return parser.data
+
+
+def shape(sections: list) -> list:
+    return [(s.el.tag, s.el.attrs, s.id, s.depth, s.title, s.text, s.is_excluded()) for s in sections]
+
+
+def fast_only(html: str) -> list:
+    parser = search_fast.SectionParser()
+    parser.feed(html)  # raises instead of falling back
+    return parser.data
+
+
+# -- generated HTML -----------------------------------------------------------------------------
+TAGS = ["p", "div", "span", "code", "pre", "li", "ul", "ol", "sub", "sup", "a", "table", "td", "tr", "h1",
+        "h2", "h3", "h6", "details", "summary", "object", "hx", "br", "img", "hr", "input"]
+TEXT = st.sampled_from(["text", " ", "\n", "  \n ", "a&amp;b", "&lt;tag&gt;", "x\ny", "中文标题", "&#39;q&#39;",
+                        "&nbsp;", "tab\there", "1 &lt; 2", "&amp", ""])
+ATTRS = st.lists(st.sampled_from([' id="sec"', ' id="s-2"', ' class="headerlink"', ' class="linenodiv"',
+                                  " data-search-exclude", ' data-search-exclude=""', ' class="x y"',
+                                  " title='it&apos;s'", ' href="#a&amp;b"', ' ID="Up"', ' data-x="a>b"']),
+                 max_size=3)
+
+
+def _element(children):
+    return st.builds(lambda tag, attrs, kids, close, upper: (
+        f"<{tag.upper() if upper else tag}{''.join(attrs)}>{''.join(kids)}" + (f"</{tag}>" if close else "")),
+        st.sampled_from(TAGS), ATTRS, st.lists(children, max_size=4), st.booleans(), st.booleans())
+
+
+HTML = st.recursive(TEXT, _element, max_leaves=25)
+STRAY = st.sampled_from(["", "<!-- note -->", "<!--pto-h:3-->", "<br/>", "<p/>", "</p>", "</div>", "<!DOCTYPE html>",
+                         "<script>if (a < b) {}</script>", "<style>p > a {}</style>", "a < b", "<a href=x>",
+                         "<!-- a -- b -->", "<?pi?>", "<", "&", "</ p>", "<p\n  class=\"m\"\n>", "<svg:g>"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(HTML, STRAY), min_size=1, max_size=6))
+def test_sections_equal_materials_on_generated_html(pieces):
+    html = "".join(pieces)
+    try:
+        expected = shape(material_sections(html))
+    except Exception as exc:  # noqa: BLE001 - Material fails on some inputs: ours must fail alike
+        with pytest.raises(type(exc)):
+            search_fast.sections(html)
+        return
+    assert shape(search_fast.sections(html)) == expected
+
+
+@pytest.mark.parametrize("html", [
+    "<h1 id=\"t\">Title<a class=\"headerlink\" href=\"#t\">¶</a></h1><p>one</p><h2 id=\"b\">B</h2><pre><code>x\n  y</code></pre>",
+    "<div data-search-exclude>hidden<div>inner</div>shown again (as in Material)</div><p>after</p>",
+    "<p>before</p><h2 id=\"x\">X</h2><div class=\"linenodiv\"><pre>1\n2</pre></div><p>code</p>",
+    "text first<h3 id=\"late\">Late</h3><ul><li> </li><li>item</li></ul>",
+    "<pre>x <code> </code>\n<span> </span>y</pre><p> </p> <p>x</p>",
+    "<object>a</object><p>b</p><object>c</object><p>d</p>",
+    "<h2 id=\"n\">N<code>c</code> <span>s</span></h2><section><h3 id=\"in\">In</h3><p>i</p></section><p>out</p>",
+])
+def test_the_fast_path_reads_the_subset_itself(html):
+    assert shape(fast_only(html)) == shape(material_sections(html))
+
+
+@pytest.mark.parametrize("html", ["<script>1 < 2</script>", "<!DOCTYPE html><p>x</p>", "a < b", "<a href=x>y</a>",
+                                  "<!-- a -- b -->"])
+def test_outside_the_subset_material_reads_the_page(html):
+    with pytest.raises(search_fast.Unsupported):
+        fast_only(html)
+    assert shape(search_fast.sections(html)) == shape(material_sections(html))
+
+
+# -- Chinese segmentation -----------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["", "English only", "操作数和角色", "混合 mixed 文本，标点。再来一次操作数",
+                                  "\u200b边界\u200b", "数据类型 FP32 与 FP16 的转换"])
+def test_segmentation_equals_materials(text):
+    pytest.importorskip("jieba")
+    index = material.SearchIndex(lang=["zh"], separator="", pipeline=[], fields={})
+    assert search_fast.segment_chinese(text) == index._segment_chinese(text)
+    assert search_fast.segment_chinese(text) == index._segment_chinese(text)  # memoised: the same again
+
+
+# -- the sample tree ----------------------------------------------------------------------------
+def _build(tmp_path: Path, fast: bool) -> Path:
+    from pto_docs.commands import build_cmd
+    text = (REPO / "mkdocs.yml").read_text("utf-8")
+    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
+    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
+    text = text.replace("      spec_root: catalog\n", f"      spec_root: {REPO / 'catalog'}\n      fast_search: {str(fast).lower()}\n")
+    config = tmp_path / f"mkdocs-{fast}.yml"
+    config.write_text(text, "utf-8")
+    site = tmp_path / f"site-{fast}"
+    args = type("Args", (), {"spec_root": None, "site_dir": str(site), "config_file": str(config),
+                             "no_strict": False, "no_cache": True, "quiet": True})()
+    err = io.StringIO()
+    assert build_cmd.run(args, io.StringIO(), err) == 0, err.getvalue()
+    return site
+
+
+def test_a_whole_build_gives_byte_identical_search_indexes(tmp_path, monkeypatch):
+    fallbacks = []
+    original = material.Parser.feed
+    monkeypatch.setattr(material.Parser, "feed", lambda self, data: (fallbacks.append(1), original(self, data))[1])
+    fast = _build(tmp_path, True)
+    assert fallbacks == [], "every generated page should be read by the fast path"
+    slow = _build(tmp_path, False)
+    assert fallbacks, "the slow build must have used Material's parser"
+    for lang in ("", "zh-CN"):
+        a = (fast / lang / "search" / "search_index.json").read_bytes()
+        b = (slow / lang / "search" / "search_index.json").read_bytes()
+        assert len(a) > 10_000
+        assert a == b, lang or "en"
+    assert os.path.getsize(fast / "zh-CN" / "search" / "search_index.json") > 0
