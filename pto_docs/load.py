@@ -58,7 +58,8 @@ class LoadResult:
         return [d for d in self.diagnostics if d.is_error]
 
 
-def load_catalog(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree | None = None) -> LoadResult:
+def load_catalog(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree | None = None,
+                 preread: dict | None = None) -> LoadResult:
     """Read and check a spec tree. Raises SpecRootError only when the root itself is unusable.
 
     ``memo`` (kept by the caller between loads, who ends each load with ``memo.finish()``) answers the per-file
@@ -66,7 +67,7 @@ def load_catalog(root: str | Path, memo: LoadMemo | None = None, previous: SpecT
     from .validate import cross_reference_checks  # the rules live in validate.py
 
     memo = memo if memo is not None else NoMemo()
-    tree = SpecTree.open(root, previous=previous)
+    tree = SpecTree.open(root, previous=previous, preread=preread)
     diags: list[Diagnostic] = list(tree.diagnostics)
     spec, spec_diags = parse_specification(tree.get("specification.toml"))
     diags += spec_diags

@@ -207,6 +207,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self._staging: str | None = None
         self._highlight = None
         self._shapes = None  # render/markdown_shapes.py ShapeCache of this build (made on its first page)
+        self._preread: dict | None = None  # spec file bytes read by the tree digest, for the loader (then dropped)
         self._digest: str | None = None  # the tree digest (render/tree_cache.py) of a cached `pto-docs build`
         self.manifest: dict | None = None  # the last build's manifest when its digest matches: nothing to load
         self._record: dict | None = None  # what this build derived from the tree, for the next manifest
@@ -266,9 +267,11 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self._counter.count = 0
         root = self.spec_root(config)
         self.manifest = self._unchanged_tree(config, root)
+        if self.manifest is not None:
+            self._preread = None  # nothing to load: let the bytes go
         if self.manifest is None and self.state is None:  # (a further language gets the primary build's state)
             self._load(config, root)
-        elif self.locale is None:  # nothing changed: the last build's diagnostics, without loading the tree
+        elif self.locale is None and self.manifest is not None:  # nothing changed: the last build's diagnostics, without loading the tree
             for line in self.manifest.get("diagnostics", ()):
                 log.info(line)
         config.theme["language"] = MATERIAL_LANGUAGE[locale]
@@ -314,8 +317,9 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     def _load(self, config, root: Path) -> None:
         if self.locale is None:
             current_progress().stage("loading the spec tree")
+        preread, self._preread = self._preread, None  # the bytes the tree digest just read, parsed instead
         try:
-            self.state = build_state(root, self.templates_dir(config))
+            self.state = build_state(root, self.templates_dir(config), preread=preread)
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         self._report(self.state, root)
@@ -330,7 +334,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             if self.locale is None:
                 current_progress().stage("hashing the spec tree")
             settings = {k: v for k, v in dict(self.config).items() if k not in ("cache_dir",)}
-            self._digest = tree_digest(root, self.templates_dir(config), settings)
+            self._preread = {} if self.locale is None else None
+            self._digest = tree_digest(root, self.templates_dir(config), settings, keep=self._preread)
         return TreeManifest(cache_dir, self.here).load(self._digest)
 
     def _report(self, state: BuildState, root: Path) -> None:

@@ -58,7 +58,7 @@ def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
     return memo.get(key, lambda: tuple(worked_examples(catalog)))
 
 
-def build_state(root: str | Path, templates_dir: str | None = None) -> BuildState:
+def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None) -> BuildState:
     """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors.
 
     Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself (and
@@ -75,7 +75,7 @@ previous one's page models and pages whose inputs are unchanged (render/pages.py
     if previous is not None:
         previous._previous = None  # keep one generation only
     memo = cached[1].memo if cached else LoadMemo()
-    result = load_catalog(path, memo, previous=cached[1].result.tree if cached else None)
+    result = load_catalog(path, memo, previous=cached[1].result.tree if cached else None, preread=preread)
     diags = list(result.diagnostics)
     try:
         from ..examples_check import consistency_diagnostics

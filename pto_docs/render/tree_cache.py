@@ -32,7 +32,7 @@ LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pyg
              "jsonschema", "jieba", "pyyaml")
 
 
-def _hash_dir(digest, root: Path, label: str) -> None:
+def _hash_dir(digest, root: Path, label: str, keep: dict | None = None) -> None:
     digest.update(f"\0dir\0{label}\0".encode())
     if not root.is_dir():
         return
@@ -42,7 +42,10 @@ def _hash_dir(digest, root: Path, label: str) -> None:
             full = os.path.join(dirpath, name)
             try:
                 with open(full, "rb") as fh:
-                    content = hashlib.sha256(fh.read()).hexdigest()
+                    data = fh.read()
+                content = hashlib.sha256(data).hexdigest()
+                if keep is not None:
+                    keep[full] = (data, content)
             except OSError:
                 content = "unreadable"
             digest.update(f"{os.path.relpath(full, root)}\0{content}\n".encode())
@@ -58,12 +61,14 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, Any]) -> str:
+def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, Any], keep: dict | None = None) -> str:
+    """The digest; with ``keep``, every spec file's bytes and sha256 read for it (by absolute path), which the
+    loader then parses instead of reading the tree again (so the digest describes exactly the bytes parsed)."""
     from .. import __file__ as package_init
     from ..sources.release import git_identity
     from .env import TEMPLATES_DIR
     digest = hashlib.sha256(f"pto-docs tree digest {FORMAT}\n".encode())
-    _hash_dir(digest, Path(root).resolve(), "spec")
+    _hash_dir(digest, Path(root).resolve(), "spec", keep)
     digest.update(json.dumps(git_identity(Path(root).resolve())).encode())
     _hash_dir(digest, Path(package_init).resolve().parent, "pto_docs")
     _hash_dir(digest, Path(templates_dir or TEMPLATES_DIR), "templates")

@@ -45,9 +45,12 @@ class SpecTree:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
-    def open(cls, root: str | os.PathLike[str], previous: SpecTree | None = None) -> SpecTree:
+    def open(cls, root: str | os.PathLike[str], previous: SpecTree | None = None,
+             preread: dict[str, tuple[bytes, str]] | None = None) -> SpecTree:
         """Read the tree; ``previous`` (an earlier read of it) lends the decoded text of every file whose bytes
-        are unchanged (same sha256), so a reload after a save decodes only what changed."""
+        are unchanged (same sha256), so a reload after a save decodes only what changed. ``preread`` (absolute
+        path -> (bytes, sha256), from the build's tree digest a moment before) is used instead of reading a
+        file again; each entry is taken once."""
         path = Path(root)
         if not path.exists():
             raise SpecRootError(f"spec root {str(root)!r} does not exist")
@@ -55,10 +58,12 @@ class SpecTree:
             raise SpecRootError(f"spec root {str(root)!r} is not a directory")
         tree = cls(path.resolve())
         tree._previous = previous.files if previous is not None and previous.root == tree.root else {}
+        tree._preread = preread if preread is not None else {}
         try:
             tree._scan()
         finally:
             del tree._previous
+            del tree._preread
         return tree
 
     # -- scanning -------------------------------------------------------------------------
@@ -105,14 +110,19 @@ class SpecTree:
             return False
 
     def _load(self, rel: str) -> SourceFile | None:
-        try:
-            with open(os.path.join(self.root, rel), "rb") as fh:  # (not pathlib: this runs for every file)
-                data = fh.read()
-        except OSError as exc:
-            self.diagnostics.append(error(rel, 0, 0, "IO-READ", f"cannot read file: {exc.strerror or exc}"))
-            self.raw_hashes[rel] = None
-            return None
-        digest = hashlib.sha256(data).hexdigest()
+        full = os.path.join(self.root, rel)
+        known = getattr(self, "_preread", {}).pop(full, None)
+        if known is not None:
+            data, digest = known
+        else:
+            try:
+                with open(full, "rb") as fh:  # (not pathlib: this runs for every file)
+                    data = fh.read()
+            except OSError as exc:
+                self.diagnostics.append(error(rel, 0, 0, "IO-READ", f"cannot read file: {exc.strerror or exc}"))
+                self.raw_hashes[rel] = None
+                return None
+            digest = hashlib.sha256(data).hexdigest()
         self.raw_hashes[rel] = digest
         earlier = getattr(self, "_previous", {}).get(rel)
         if earlier is not None and earlier.sha256 == digest:

@@ -62,3 +62,34 @@ def test_digest_covers_templates_and_configuration(tmp_path, tree):  # noqa: F81
     page.write_text(page.read_text("utf-8") + "\n", "utf-8")
     assert tree_digest(tree, str(templates), {"strict": False}) != base
     assert isinstance(Path(TEMPLATES_DIR), Path)
+
+
+def test_the_loader_parses_the_bytes_the_digest_read(tmp_path):
+    """The tree digest keeps what it read; the loader parses exactly those bytes and reads no spec file again."""
+    import builtins
+    import shutil
+
+    from pto_docs.load import load_catalog
+    from pto_docs.render.tree_cache import tree_digest
+    root = tmp_path / "tree"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "catalog", root)
+    keep: dict = {}
+    tree_digest(root, None, {}, keep=keep)
+    assert keep and all(path.startswith(str(root.resolve())) for path in keep)
+    opened = []
+    real_open = builtins.open
+
+    def spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    builtins.open = spy
+    try:
+        preread = load_catalog(root, preread=dict(keep))
+    finally:
+        builtins.open = real_open
+    fresh = load_catalog(root)
+    assert not [p for p in opened if p.startswith(str(root.resolve()))]
+    assert preread.catalog.units.keys() == fresh.catalog.units.keys()
+    assert [d.format() for d in preread.diagnostics] == [d.format() for d in fresh.diagnostics]
+    assert {k: v.sha256 for k, v in preread.tree.files.items()} == {k: v.sha256 for k, v in fresh.tree.files.items()}
