@@ -34,7 +34,9 @@ STAND_IN = "__pto_nav__"
 class NavCache:
     def __init__(self, env: jinja2.Environment, config, enabled: bool = True, override_dir: str = OVERRIDES_DIR):
         own = os.path.realpath(override_dir)
-        dirs = [d for d in config.theme.dirs if os.path.realpath(d) != own]
+        # the theme without this override: leave out its directory, and any other one whose nav.html calls
+        # pto_nav (a copy of templates/overrides in a project's own custom_dir), or the render would recurse
+        dirs = [d for d in config.theme.dirs if os.path.realpath(d) != own and not _calls_pto_nav(d)]
         self.env = env.overlay(loader=jinja2.FileSystemLoader(dirs))  # the theme without this override
         self.config = config
         self.enabled = enabled
@@ -112,6 +114,14 @@ class NavCache:
                     self.positions[id(item)] = (here, level)
 
         walk(nav.items, "__nav", 1)
+
+
+def _calls_pto_nav(directory: str) -> bool:
+    try:
+        with open(os.path.join(directory, "partials", "nav.html"), encoding="utf-8") as fh:
+            return "pto_nav(" in fh.read()
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _groupable(page) -> bool:

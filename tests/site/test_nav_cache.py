@@ -45,3 +45,23 @@ def test_cached_navigation_gives_the_same_site_byte_for_byte(tmp_path, monkeypat
     assert different == []
     page = (tmp_path / "cached" / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html").read_text("utf-8")
     assert page.count("md-nav__link--active") >= 1 and 'for="__toc"' in page  # its own entry, drawn active
+
+
+def test_a_copy_of_the_override_in_a_projects_custom_dir_does_not_recurse(tmp_path):
+    """A project that copied templates/overrides into its own custom_dir gets Material's navigation, not a loop."""
+    import shutil
+    custom = tmp_path / "my-overrides"
+    shutil.copytree(REPO / "templates" / "overrides", custom)
+    text = (REPO / "mkdocs.yml").read_text("utf-8")
+    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
+    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {custom}")
+    text = text.replace("      spec_root: catalog\n", f"      spec_root: {REPO / 'catalog'}\n      cache: false\n")
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text(text, "utf-8")
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
+    config.plugins["pto-docs"].config.parallel = False
+    build(config, dirty=False)
+    page = (tmp_path / "site" / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html").read_text("utf-8")
+    assert 'class="md-nav md-nav--primary"' in page and "md-nav__link--active" in page
