@@ -68,28 +68,6 @@ def attributes(raw: str) -> tuple[tuple[str, str | None], ...]:
     return tuple(pairs)
 
 
-def tokens(html: str):
-    """The calls HTMLParser(convert_charrefs=True) makes for ``html``, in order: ("start", tag, attrs),
-    ("end", tag), ("data", text). Raises Unsupported outside the subset."""
-    for m in _TOKEN.finditer(html):
-        kind = m.lastgroup
-        if kind == "text":
-            text = m.group("text")
-            yield ("data", unescape(text) if "&" in text else text)
-        elif kind == "close" or kind == "attrs" or kind == "start":
-            tag = m.group("start").lower()
-            if tag in _RAW_TEXT:
-                raise Unsupported(tag)
-            raw = m.group("attrs")
-            yield ("start", tag, attributes(raw) if raw else ())
-            if m.group("close"):
-                yield ("end", tag)
-        elif kind == "end":
-            yield ("end", m.group("end").lower())
-        elif kind == "other":
-            raise Unsupported(html[m.start():m.start() + 40])
-
-
 class SectionParser:
     """Material's search ``Parser`` (``material/plugins/search/plugin.py``) re-stated for speed, rule for rule.
 
@@ -194,7 +172,8 @@ class SectionParser:
             section.text.append(escape(data, quote=False))
 
     def feed(self, html: str) -> None:
-        """Drive the handlers straight from the tokenizer's matches (``tokens`` without its tuples)."""
+        """Drive the handlers straight from the tokenizer's matches, as HTMLParser(convert_charrefs=True) would:
+        lower-case names, unescaped text and attribute values, one text call per run, ``<x/>`` as start then end."""
         start, end, text = self.start, self.end, self.text
         for m in _TOKEN.finditer(html):
             kind = m.lastgroup
