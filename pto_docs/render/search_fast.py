@@ -222,6 +222,8 @@ def _segment_run(run: str) -> str:
 def segment_chinese(data: str) -> str:
     """Material's ``SearchIndex._segment_chinese``: the same pattern and jieba call, compiled and cut once."""
     global _HAN
+    if data.isascii():  # no Han character, and nothing for strip("\u200b") to remove
+        return data
     if _HAN is None:
         from backrefs import bre
         _HAN = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)
