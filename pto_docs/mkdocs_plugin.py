@@ -844,6 +844,15 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             shutil.rmtree(trash, ignore_errors=True)
 
     def on_serve(self, server, config, builder):
-        server.watch(str(self.spec_root(config)))
+        """Watch the spec tree without its ``.git*`` entries: MkDocs' watcher stats every watched file twice a
+        second, in the serving process, and a checkout's ``.git`` can hold more files than the tree (nothing in
+        it reaches a page). The root itself is watched without recursion (its files: edits, new and removed
+        ones), each other top-level directory with it; one created while serving is watched from the next
+        ``mkdocs serve``."""
+        root = self.spec_root(config)
+        server.watch(str(root), recursive=False)
+        for child in sorted(root.iterdir()) if root.is_dir() else ():
+            if child.is_dir() and not child.name.startswith(".git"):
+                server.watch(str(child))
         server.watch(self.templates_dir(config) or str(TEMPLATES_DIR))
         return server

@@ -132,3 +132,25 @@ def test_serve_dirty_keeps_serving_after_a_broken_record_and_recovers(tmp_path, 
     for locale, pages in fixed.items():
         assert pages == {TMUL, "reports/traceability.md"}, (locale, pages)
     assert all("fixed while serving" in _page(site, TMUL, loc).read_text("utf-8") for loc in ("", "zh-CN"))
+
+
+def test_serve_watches_the_tree_but_not_its_git_directory(tmp_path, tree):
+    """The watcher scans every watched file twice a second: .git is left out, everything else is watched."""
+    (tree / ".git" / "objects").mkdir(parents=True)
+    (tree / ".git" / "objects" / "x").write_text("object", "utf-8")
+    (tree / ".gitignore").write_text("site/\n", "utf-8")
+    from mkdocs.config import load_config
+    config = load_config(config_file=str(_serve_config(tmp_path, tree)))
+    plugin = config.plugins["pto-docs"]
+    watched = []
+
+    class Server:
+        def watch(self, path, func=None, *, recursive=True):
+            watched.append((str(path), recursive))
+
+    plugin.on_serve(Server(), config=config, builder=None)
+    paths = {p for p, _ in watched}
+    assert (str(tree), False) in watched  # top-level files come and go
+    assert {str(tree / name) for name in ("asl", "spec", "tests", "docs")} <= paths  # (root files: the root watch)
+    assert not [p for p in paths if "/.git" in p]
+    assert all(recursive for p, recursive in watched if p != str(tree))
