@@ -37,14 +37,9 @@ PREFERRED_UNITS = ("MAX.asl", "TMUL.asl")
 
 def serve_config(tmp: Path, root: Path) -> Path:
     """This repository's mkdocs.yml with absolute paths, spec_root at ``root`` and a private cache directory
-    (as tests/perf/test_serve_incremental.py does)."""
-    text = (REPO / "mkdocs.yml").read_text("utf-8")
-    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
-    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-    text = text.replace("      spec_root: catalog\n", f"      spec_root: {root}\n      cache_dir: {tmp / 'cache'}\n")
-    path = tmp / "mkdocs.yml"
-    path.write_text(text, "utf-8")
-    return path
+    (as tests/perf/test_serve_incremental.py serves it)."""
+    from tests.mkdocs_config import config_copy
+    return config_copy(tmp, root, cache_dir=tmp / "cache")
 
 
 def pick_unit(root: Path) -> Path:

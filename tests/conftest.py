@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,14 @@ def real_tree() -> Path | None:
     value = os.environ.get("PTO_SPEC_CHECKOUT")
     path = Path(value) if value else None
     return path if path and (path / "asl").is_dir() else None
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    """A private copy of catalog/ to edit (a test module may define its own ``tree`` instead)."""
+    root = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", root)
+    return root
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from pto_docs import load as load_module
 from pto_docs.load import load_catalog
 from pto_docs.load_memo import LoadMemo
@@ -22,13 +20,6 @@ REPO = Path(__file__).resolve().parents[2]
 TMUL = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
 ADR = "docs/status/decisions/0086-numeric-profile-applicability.md"
 EVIDENCE = "spec/evidence/release-traceability-readiness.json"
-
-
-@pytest.fixture
-def tree(tmp_path) -> Path:
-    root = tmp_path / "tree"
-    shutil.copytree(REPO / "catalog", root)
-    return root
 
 
 class Reloader:

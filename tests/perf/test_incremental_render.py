@@ -19,13 +19,6 @@ REPO = Path(__file__).resolve().parents[2]
 TADD = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"
 
 
-@pytest.fixture
-def tree(tmp_path) -> Path:
-    root = tmp_path / "tree"
-    shutil.copytree(REPO / "catalog", root)
-    return root
-
-
 @pytest.fixture(autouse=True)
 def fresh_caches():
     validation_cache.clear()

@@ -8,23 +8,17 @@ records which pages each language rebuilt in last-build.json. No timings are ass
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.mkdocs_config import config_copy
+
 TMUL = "instructions/tile/elementwise-tile-tile/arithmetic/TMUL.md"
 
 
 def _serve_config(tmp_path: Path, root: Path) -> Path:
-    text = (REPO / "mkdocs.yml").read_text("utf-8")
-    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
-    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-    text = text.replace("      spec_root: catalog\n", f"      spec_root: {root}\n      cache_dir: {tmp_path / 'cache'}\n")
-    path = tmp_path / "mkdocs.yml"
-    path.write_text(text, "utf-8")
-    return path
+    return config_copy(tmp_path, root, cache_dir=tmp_path / "cache")
 
 
 def _rebuild(config_file: Path, site_dir: Path, dirty: bool = True) -> dict[str, set[str]]:
@@ -35,13 +29,6 @@ def _rebuild(config_file: Path, site_dir: Path, dirty: bool = True) -> dict[str,
     build(config, serve_url=config.site_url, dirty=dirty)
     report = json.loads((config_file.parent / "cache" / "last-build.json").read_text("utf-8"))
     return {r["locale"]: set(r["built"]) for r in report}
-
-
-@pytest.fixture
-def tree(tmp_path) -> Path:
-    root = tmp_path / "tree"
-    shutil.copytree(REPO / "catalog", root)
-    return root
 
 
 def test_serve_dirty_rebuild_after_a_unit_edit_regenerates_only_its_dependants(tmp_path, tree):

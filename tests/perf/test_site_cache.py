@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
+from tests.mkdocs_config import config_copy
 
 REPO = Path(__file__).resolve().parents[2]
 TMUL = "instructions/tile/elementwise-tile-tile/arithmetic/TMUL.md"
@@ -21,14 +21,7 @@ TSQRT = "instructions/tile/elementwise-tile-tile/transcendental/TSQRT.md"
 
 
 def _config(tmp_path: Path, templates: Path | None) -> Path:
-    text = (REPO / "mkdocs.yml").read_text("utf-8")
-    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
-    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-    if templates is not None:
-        text = text.replace("      strict: false\n", f"      strict: false\n      templates_dir: {templates}\n")
-    path = tmp_path / "mkdocs.yml"
-    path.write_text(text, "utf-8")
-    return path
+    return config_copy(tmp_path, **({"templates_dir": templates} if templates is not None else {}))
 
 
 def build(tmp_path: Path, root: Path, templates: Path | None = None) -> dict[str, dict]:
@@ -41,13 +34,6 @@ def build(tmp_path: Path, root: Path, templates: Path | None = None) -> dict[str
     assert "pto-docs: " in err.getvalue().strip().splitlines()[-1]  # the closing summary line
     report = json.loads((tmp_path / "cache" / "last-build.json").read_text("utf-8"))
     return {r["locale"]: r for r in report}
-
-
-@pytest.fixture
-def tree(tmp_path) -> Path:
-    root = tmp_path / "tree"
-    shutil.copytree(REPO / "catalog", root)
-    return root
 
 
 def rebuilt(report: dict[str, dict]) -> dict[str, set[str]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_site_cache import TMUL, build, rebuilt, tree  # noqa: F401 - the fixture
+from .test_site_cache import TMUL, build, rebuilt
 
 
 def _no_loading(monkeypatch) -> None:
@@ -19,7 +19,7 @@ def _no_loading(monkeypatch) -> None:
     monkeypatch.setattr(mkdocs_plugin, "build_state", refuse)
 
 
-def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, monkeypatch):  # noqa: F811
+def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, monkeypatch):
     build(tmp_path, tree)
     html = (tmp_path / "site" / TMUL[:-3] / "index.html").read_text("utf-8")
     manifest = json.loads((tmp_path / "cache" / "tree-zh-CN.json").read_text("utf-8"))
@@ -32,7 +32,7 @@ def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, mo
 
 
 @pytest.mark.parametrize("edit", ["unrelated tree file", "unit"])
-def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):  # noqa: F811
+def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):
     from pto_docs.render.tree_cache import tree_digest
     build(tmp_path, tree)
     before = json.loads((tmp_path / "cache" / "tree-en.json").read_text("utf-8"))["digest"]
@@ -49,7 +49,7 @@ def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):  # noqa: F
     assert rebuilt(report) == {"en": expected, "zh-CN": expected}
 
 
-def test_digest_covers_templates_and_configuration(tmp_path, tree):  # noqa: F811
+def test_digest_covers_templates_and_configuration(tmp_path, tree):
     from pto_docs.render.env import TEMPLATES_DIR
     from pto_docs.render.tree_cache import tree_digest
     base = tree_digest(tree, None, {"strict": False})

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import pytest
 from mkdocs.structure.pages import Page
 
 from pto_docs.render import markdown_shapes
+from tests.mkdocs_config import build_catalog
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -18,19 +18,6 @@ def snapshot(page: Page) -> tuple:
         return [(link.title, link.id, link.level, getattr(link, "active", False), toc(link.children)) for link in links]
     links = {file.src_uri: dict(anchors) for file, anchors in (page.links_to_anchors or {}).items()}
     return (page.content, toc(page.toc), page._title_from_render, page.title, sorted(page.present_anchor_ids or ()), links)
-
-
-def _build(site: Path, enabled: bool) -> None:
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    config = load_config(config_file=str(REPO / "mkdocs.yml"), site_dir=str(site))
-    plugin = config.plugins["pto-docs"]
-    plugin.config.spec_root = str(REPO / "catalog")
-    plugin.config.cache = False
-    plugin.config.parallel = False
-    plugin.config.markdown_shapes = enabled
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    build(config, dirty=False)
 
 
 def test_every_page_from_a_shape_equals_its_own_conversion(tmp_path, monkeypatch):
@@ -47,14 +34,14 @@ def test_every_page_from_a_shape_equals_its_own_conversion(tmp_path, monkeypatch
             compared.append(page.file.src_uri)
 
     monkeypatch.setattr(markdown_shapes.ShapeCache, "render", checked)
-    _build(tmp_path / "site", True)
+    build_catalog(tmp_path / "site", markdown_shapes=True)
     assert len(compared) > 40  # both languages; most pages share a shape
     assert any(src.startswith("instructions/") for src in compared) and any(src.startswith("adrs/") for src in compared)
 
 
 def test_a_site_with_shapes_is_byte_identical_to_one_without(tmp_path):
-    _build(tmp_path / "shapes", True)
-    _build(tmp_path / "plain", False)
+    build_catalog(tmp_path / "shapes", markdown_shapes=True)
+    build_catalog(tmp_path / "plain", markdown_shapes=False)
     a = sorted(p.relative_to(tmp_path / "shapes") for p in (tmp_path / "shapes").rglob("*.html"))
     b = sorted(p.relative_to(tmp_path / "plain") for p in (tmp_path / "plain").rglob("*.html"))
     assert a == b and len(a) > 50

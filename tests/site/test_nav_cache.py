@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from pto_docs.render import nav_cache
+from tests.mkdocs_config import build_catalog, config_copy
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _build(site: Path, enabled: bool, counters: list) -> None:
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    config = load_config(config_file=str(REPO / "mkdocs.yml"), site_dir=str(site))
-    plugin = config.plugins["pto-docs"]
-    plugin.config.spec_root = str(REPO / "catalog")
-    plugin.config.cache = False
-    plugin.config.parallel = False  # both languages in this process, so the counters see both
-    plugin.config.nav_cache = enabled
-    logging.getLogger("mkdocs").setLevel(logging.WARNING)
-    build(config, dirty=False)
 
 
 def test_cached_navigation_gives_the_same_site_byte_for_byte(tmp_path, monkeypatch):
@@ -32,10 +19,10 @@ def test_cached_navigation_gives_the_same_site_byte_for_byte(tmp_path, monkeypat
         caches.append(self)
 
     monkeypatch.setattr(nav_cache.NavCache, "__init__", init)
-    _build(tmp_path / "cached", True, caches)
+    build_catalog(tmp_path / "cached", nav_cache=True)
     cached = list(caches)
     caches.clear()
-    _build(tmp_path / "full", False, caches)
+    build_catalog(tmp_path / "full", nav_cache=False)
     assert len(cached) == 2 and all(c.hits > 10 and c.groups for c in cached)  # en and zh-CN both used it
     assert all(c.hits == 0 for c in caches)
     a = sorted(p.relative_to(tmp_path / "cached") for p in (tmp_path / "cached").rglob("*.html"))
@@ -52,12 +39,7 @@ def test_a_copy_of_the_override_in_a_projects_custom_dir_does_not_recurse(tmp_pa
     import shutil
     custom = tmp_path / "my-overrides"
     shutil.copytree(REPO / "templates" / "overrides", custom)
-    text = (REPO / "mkdocs.yml").read_text("utf-8")
-    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
-    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {custom}")
-    text = text.replace("      spec_root: catalog\n", f"      spec_root: {REPO / 'catalog'}\n      cache: false\n")
-    config_file = tmp_path / "mkdocs.yml"
-    config_file.write_text(text, "utf-8")
+    config_file = config_copy(tmp_path, custom_dir=custom, cache=False)
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pto_docs.render import search_fast
+from tests.mkdocs_config import config_copy
 
 material = pytest.importorskip("material.plugins.search.plugin")
 REPO = Path(__file__).resolve().parents[2]
@@ -104,12 +105,7 @@ def test_segmentation_equals_materials(text):
 # -- the sample tree ----------------------------------------------------------------------------
 def _build(tmp_path: Path, fast: bool) -> Path:
     from pto_docs.commands import build_cmd
-    text = (REPO / "mkdocs.yml").read_text("utf-8")
-    text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
-    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {REPO / 'templates/overrides'}")
-    text = text.replace("      spec_root: catalog\n", f"      spec_root: {REPO / 'catalog'}\n      fast_search: {str(fast).lower()}\n")
-    config = tmp_path / f"mkdocs-{fast}.yml"
-    config.write_text(text, "utf-8")
+    config = config_copy(tmp_path, name=f"mkdocs-{fast}.yml", fast_search=fast)
     site = tmp_path / f"site-{fast}"
     args = type("Args", (), {"spec_root": None, "site_dir": str(site), "config_file": str(config),
                              "no_strict": False, "no_cache": True, "quiet": True})()
