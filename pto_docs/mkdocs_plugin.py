@@ -126,17 +126,10 @@ def prune_theme_assets(site_dir: str, search_languages) -> int:
 def mkdocs_dirty() -> bool:
     """Whether the running MkDocs build was started dirty (``mkdocs serve --dirty``, ``mkdocs build --dirty``).
 
-    MkDocs gives plugins no flag for it (only ``on_startup``, which would make MkDocs keep one plugin instance for
-    every build, and each language build needs its own), so read the ``dirty`` argument of the
-    ``mkdocs.commands.build.build`` call that runs this event. In dirty mode MkDocs skips every page the plugin
-    marks unmodified, which is how pages are reused from the content-addressed cache."""
-    from mkdocs.commands import build as build_module
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code is build_module.build.__code__:
-            return bool(frame.f_locals.get("dirty"))
-        frame = frame.f_back
-    return False
+    MkDocs gives plugins no flag for it (serve_site.mkdocs_build_argument says why and reads it). In dirty mode
+    MkDocs skips every page the plugin marks unmodified, which is how pages are reused from the
+    content-addressed cache."""
+    return bool(serve_site.mkdocs_build_argument("dirty"))
 
 
 def locale_dir(locale: str, primary: str) -> str:

@@ -37,18 +37,23 @@ COLLECT_AFTER = 1.0  # seconds after a rebuild: the browsers have fetched the re
 MAX_SKIPPED = 3
 
 
-def mkdocs_serving() -> bool:
-    """Whether the running MkDocs build is one of ``mkdocs serve`` (its ``build`` call has a ``serve_url``).
+def mkdocs_build_argument(name: str):
+    """An argument of the ``mkdocs.commands.build.build`` call that runs the current plugin event (None outside).
 
-    MkDocs tells plugins the command only in ``on_startup``, which would make MkDocs keep one plugin instance
-    for every build (see mkdocs_plugin.mkdocs_dirty), so read the argument of the ``build`` frame instead."""
+    MkDocs tells plugins its command and ``--dirty`` only in ``on_startup``, which would make MkDocs keep one
+    plugin instance for every build (and each language build needs its own), so read them from that frame."""
     from mkdocs.commands import build as build_module
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_code is build_module.build.__code__:
-            return frame.f_locals.get("serve_url") is not None
+            return frame.f_locals.get(name)
         frame = frame.f_back
-    return False
+    return None
+
+
+def mkdocs_serving() -> bool:
+    """Whether the running MkDocs build is one of ``mkdocs serve`` (its ``build`` call has a ``serve_url``)."""
+    return mkdocs_build_argument("serve_url") is not None
 
 
 class WrittenPages:
