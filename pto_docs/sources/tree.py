@@ -50,7 +50,8 @@ class SpecTree:
         """Read the tree; ``previous`` (an earlier read of it) lends the decoded text of every file whose bytes
         are unchanged (same sha256), so a reload after a save decodes only what changed. ``preread`` (absolute
         path -> (bytes, sha256), from the build's tree digest a moment before) is used instead of reading a
-        file again; each entry is taken once."""
+        file again: a parsed file's bytes, and every other plain file's sha256 (so hashing a file the loader
+        does not parse, as the traceability report does, reads nothing either)."""
         path = Path(root)
         if not path.exists():
             raise SpecRootError(f"spec root {str(root)!r} does not exist")
@@ -61,6 +62,7 @@ class SpecTree:
         tree._preread = preread if preread is not None else {}
         try:
             tree._scan()
+            tree._seed_hashes()
         finally:
             del tree._previous
             del tree._preread
@@ -78,6 +80,16 @@ class SpecTree:
             for rel in self._walk(base, recursive):
                 if rel.endswith(suffixes):
                     self._load(rel)
+
+    def _seed_hashes(self) -> None:
+        """The sha256 of every pre-read file the scan did not parse, where ``sha256`` would have read it: a safe
+        path and a plain file (a symbolic link may point outside the root, so it is left to ``sha256``)."""
+        root = str(self.root)
+        for full, (_data, digest) in self._preread.items():
+            rel = full[len(root):].lstrip(os.sep).replace(os.sep, "/")
+            if (full.startswith(root + os.sep) and rel not in self.raw_hashes and not unsafe_path_reason(rel)
+                    and not os.path.islink(full)):
+                self.raw_hashes[rel] = digest
 
     def _walk(self, base: Path, recursive: bool) -> list[str]:
         found: list[str] = []

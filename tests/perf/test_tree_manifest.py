@@ -67,6 +67,7 @@ def test_digest_covers_templates_and_configuration(tmp_path, tree):
 def test_the_loader_parses_the_bytes_the_digest_read(tmp_path):
     """The tree digest keeps what it read; the loader parses exactly those bytes and reads no spec file again."""
     import builtins
+    import io
     import shutil
 
     from pto_docs.load import load_catalog
@@ -93,3 +94,13 @@ def test_the_loader_parses_the_bytes_the_digest_read(tmp_path):
     assert preread.catalog.units.keys() == fresh.catalog.units.keys()
     assert [d.format() for d in preread.diagnostics] == [d.format() for d in fresh.diagnostics]
     assert {k: v.sha256 for k, v in preread.tree.files.items()} == {k: v.sha256 for k, v in fresh.tree.files.items()}
+    unparsed = ["pto-docs.review-lock.json", "spec/specification-index.md"]
+    unparsed = [p for p in unparsed if (root / p).is_file() and p not in fresh.tree.files]
+    assert unparsed
+    builtins.open = io.open = spy  # (pathlib reads through io.open)
+    try:
+        hashes = {p: preread.tree.sha256(p) for p in unparsed}  # files the loader did not parse
+    finally:
+        builtins.open = io.open = real_open
+    assert not [p for p in opened if p.startswith(str(root.resolve()))]
+    assert hashes == {p: fresh.tree.sha256(p) for p in unparsed} and all(hashes.values())
