@@ -202,7 +202,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self.progress = None  # a pto_docs.progress.Progress given by `pto-docs build`; else one per build
         self._staging: str | None = None
         self._highlight = None
-        self._shapes = None  # render/markdown_shapes.py ShapeCache of this build (made on its first page)
+        self._shapes = None  # render/markdown_shapes.py ShapeCache of this build (made in on_files)
         self._preread: dict | None = None  # spec file bytes read by the tree digest, for the loader (then dropped)
         self._digest: str | None = None  # the tree digest (render/tree_cache.py) of a cached `pto-docs build`
         self.manifest: dict | None = None  # the last build's manifest when its digest matches: nothing to load
@@ -539,7 +539,9 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         if self._search is not None and self.config.fast_search:  # after the search plugin's on_config
             from .render import search_fast
             search_fast.install(self._search)
-        self._shapes = None
+        if self.config.markdown_shapes:
+            from .render.markdown_shapes import ShapeCache
+            self._shapes = ShapeCache(config)
         renderer = self.state.renderer if self.state is not None else None
         locale = self.here
         cache_dir = self._cache_dir(config)
@@ -636,10 +638,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         return env
 
     def on_page_markdown(self, markdown, page, config, files):
-        if self.config.markdown_shapes and page.file.src_uri in self.parts:
-            if self._shapes is None:
-                from .render.markdown_shapes import ShapeCache
-                self._shapes = ShapeCache(config)
+        if self._shapes is not None and page.file.src_uri in self.parts:
             page.render = functools.partial(self._shapes.render, page)  # MkDocs calls page.render next
         return markdown
 
