@@ -42,7 +42,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if problems:
         return 1
     root = Path(catalog.root)
-    stale = [path for path, data in outputs.items() if _current(root / path) != data]
+    from ..frozen import sha256_bytes
+    stale = [path for path, data in outputs.items()  # (the hashes of the one read of the tree)
+             if result.tree.sha256(path) != sha256_bytes(data) or (root / path).is_symlink()]
     if args.check:
         for path in stale:
             err.write(f"{path}: error[EVIDENCE-STALE]: not what `pto-docs evidence` derives from the sources\n")
@@ -58,13 +60,6 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"wrote {path}\n")
     out.write(f"{len(outputs)} derived files current ({len(stale)} rewritten); traceability {status}\n")
     return 0
-
-
-def _current(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes() if path.is_file() and not path.is_symlink() else None
-    except OSError:
-        return None
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
