@@ -6,6 +6,8 @@ CODES: dict[str, str] = {
     # reading the tree
     "IO-ROOT": "the spec root is missing, not a directory or unreadable (exit 2)",
     "IO-READ": "a file of the tree cannot be read",
+    "IO-WRITE": "an output (report, lock, site) cannot be written: missing or impossible directory, full disk (exit 2)",
+    "OUTPUT-REFUSED": "an output path is, contains or lies inside the spec root, is a special file, or is a site directory pto-docs did not build (exit 2)",
     "ENCODING": "a file is not valid UTF-8",
     "PATH-OUTSIDE-ROOT": "a symbolic link points outside the spec root",
     "TOML-SYNTAX": "specification.toml is not valid TOML",

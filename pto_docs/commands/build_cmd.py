@@ -26,6 +26,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="rebuild every page (ignore and do not use the cache)")
     parser.add_argument("--cache-dir", default=None, help="page cache directory (default: .pto-docs-cache beside the site)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no log below warnings")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the contents of a site directory that does not look like a previous site")
 
 
 def _config_file(explicit: str | None) -> str:
@@ -64,7 +66,19 @@ def run(args, out: TextIO, err: TextIO) -> int:
         plugin.config.cache = use_cache
         plugin.dirty_build = use_cache  # dirty: MkDocs skips the pages the plugin reuses from the cache
         plugin.progress = Progress(stream=err, quiet=quiet)
+        from ..output_guard import OutputRefused, check_site_dir
+        try:
+            check_site_dir(config["site_dir"], plugin.spec_root(config), force=bool(getattr(args, "force", False)))
+        except OutputRefused as exc:
+            err.write(exc.format() + "\n")
+            return 2
         build(config, dirty=use_cache)
+    except OSError as exc:  # an unwritable or full disk while building: one message, exit 2
+        plugin.progress.clear() if "plugin" in locals() and plugin.progress else None
+        from ..output_guard import printable
+        where = exc.filename or (config["site_dir"] if "config" in locals() else "pto-docs build")
+        err.write(f"{printable(where)}: error[IO-WRITE]: cannot write the site: {exc.strerror or exc}\n")
+        return 2
     except (PluginError, Abort, ConfigurationError) as exc:
         plugin.progress.clear() if "plugin" in locals() and plugin.progress else None
         err.write(f"pto-docs build: {exc}\n")

@@ -67,6 +67,15 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     except ValueError as exc:
         err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
         return 2
+    from ..output_guard import OutputRefused, check_output_file
+    try:
+        for path in (json_out, markdown_out):
+            if path and path != "-":
+                from ..config import configured_spec_root
+                check_output_file(path, spec_root or configured_spec_root())
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return 2
     from ..commands.validate_cmd import load_or_report
     result = load_or_report(spec_root, err)
     if result is None:
@@ -95,7 +104,8 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
         try:
             _write(path, data, out)
         except OSError as exc:
-            err.write(f"{path}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
+            from ..output_guard import printable
+            err.write(f"{printable(path)}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
             return 2
     findings = findings_of(report)
     for finding in findings:

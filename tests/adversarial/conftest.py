@@ -1,0 +1,67 @@
+"""Shared helpers of the adversarial suite: run a command, and prove that nothing but its outputs changed."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def snapshot(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | str]:
+    """Every entry under ``root`` (relative path -> bytes, link target or '<dir>'), ``skip`` prefixes left out."""
+    found: dict[str, bytes | str] = {}
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in dirnames + filenames:
+            full = Path(dirpath) / name
+            rel = full.relative_to(root).as_posix()
+            if any(rel == s or rel.startswith(s + "/") for s in skip):
+                continue
+            if full.is_symlink():
+                found[rel] = "-> " + os.readlink(full)
+            elif full.is_dir():
+                found[rel] = "<dir>"
+            elif full.is_file():
+                found[rel] = full.read_bytes()
+            else:
+                found[rel] = f"<special {os.lstat(full).st_mode:o}>"
+    return found
+
+
+def run_main(*argv: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    """``pto-docs ARGV`` in this process (stdout, stderr captured); a traceback would fail the test as an error."""
+    from pto_docs.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    here = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        code = main(list(argv))
+    finally:
+        os.chdir(here)
+        sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_cli(*argv: str, cwd: Path | None = None, env: dict | None = None) -> tuple[int, str, str]:
+    """``python -m pto_docs.cli ARGV`` in a fresh process; asserts that it printed no traceback."""
+    environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
+    done = subprocess.run([sys.executable, "-m", "pto_docs.cli", *argv], cwd=cwd or REPO, env=environ,
+                          capture_output=True, text=True, timeout=600)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    root = tmp_path / "T"
+    shutil.copytree(REPO / "catalog", root)
+    return root
