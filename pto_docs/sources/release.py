@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -24,23 +23,15 @@ def parse_specification(file: SourceFile | None) -> tuple[dict[str, Any], list[D
         return {}, [error(file.path, line, col, "TOML-SYNTAX", f"specification.toml is not valid TOML: {exc}")]
 
 
-def _git(root: Path, *args: str) -> str | None:
-    try:
-        out = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() if out.returncode == 0 else None
-
-
 def git_identity(root: Path) -> tuple[str | None, bool | None, str | None]:
-    """(commit, dirty, exact tag) of a git checkout whose top level is the spec root; Nones otherwise."""
-    top = _git(root, "rev-parse", "--show-toplevel")
-    if not top or Path(top).resolve() != root.resolve():
+    """(commit, dirty, exact tag) of a git checkout whose top level is the spec root; Nones otherwise.
+
+    Nothing the checkout configures runs: see :mod:`pto_docs.sources.gitread`."""
+    from .gitread import head_and_tag, worktree_dirty
+    commit, tag = head_and_tag(root)
+    if commit is None:
         return None, None, None
-    commit = _git(root, "rev-parse", "HEAD")
-    status = _git(root, "status", "--porcelain", "--untracked-files=no")
-    tag = _git(root, "describe", "--tags", "--exact-match", "HEAD")
-    return commit, (bool(status) if status is not None else None), tag or None
+    return commit, worktree_dirty(root), tag
 
 
 def release_identity(spec: dict[str, Any], root: Path) -> Release:

@@ -387,7 +387,8 @@ class _Builder:
         seen = set()
         for ex in sorted(self.examples, key=lambda e: e.key):
             seen.add(ex.key)
-            pin = pins.get(ex.key, (None, None))[0]
+            from .links import id_end
+            pin = pins.get(id_end(ex.key), (None, None))[0]
             status = H.status_of(ex.digest, [pin] if H.is_sha(pin) else [])
             path = ex.source_path or (self.cat.units[ex.unit_id].path if ex.unit_id in self.cat.units else "")
             out.append({"key": ex.key, "instruction": ex.instruction, "unit": ex.unit_id, "origin": ex.origin,

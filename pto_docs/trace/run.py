@@ -90,8 +90,12 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
         except OSError as exc:
             err.write(f"{lock_path(catalog.root)}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}\n")
             return 2
-        from .lock import read_lock
-        lock = read_lock(catalog.root)
+        from .lock import LockError, read_lock
+        try:
+            lock = read_lock(catalog.root)
+        except (LockError, OSError) as exc:
+            err.write(f"{lock_path(catalog.root)}: error[IO-WRITE]: the review lock just written cannot be read back: {exc}\n")
+            return 2
     report = build_report(catalog, result.tree, examples, lock=lock, check=check, policy=policy, date=date,
                           diagnostics=result.diagnostics, extra_findings=extra)
     outputs = []

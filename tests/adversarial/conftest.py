@@ -65,3 +65,31 @@ def tree(tmp_path) -> Path:
     root = tmp_path / "T"
     shutil.copytree(REPO / "catalog", root)
     return root
+
+
+BAD_SCHEMES = ("javascript:", "vbscript:", "data:")
+
+
+def unsafe_markup(html: str, allowed_tags: frozenset[str] | None = None) -> list[str]:
+    """Every handler attribute, every href/src a browser would read as javascript:, vbscript: or data:, and (when
+    ``allowed_tags`` is given) every other tag, in ``html`` as a browser's tokenizer sees it (entities decoded)."""
+    from html.parser import HTMLParser
+
+    found: list[str] = []
+
+    class Scan(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if allowed_tags is not None and tag not in allowed_tags:
+                found.append(f"<{tag}>")
+            for name, value in attrs:
+                if name.startswith("on"):
+                    found.append(f"<{tag} {name}>")
+                if name in ("href", "src", "action", "formaction", "xlink:href", "poster", "srcset") and value:
+                    url = "".join(ch for ch in value if ord(ch) > 0x20).lower()
+                    if url.startswith(BAD_SCHEMES):
+                        found.append(f"<{tag} {name}={value!r}>")
+
+        handle_startendtag = handle_starttag
+
+    Scan(convert_charrefs=True).feed(html)
+    return found
