@@ -13,6 +13,8 @@ import os
 import stat
 from pathlib import Path
 
+from .diagnostics import printable
+
 SITE_MARKER = ".pto-docs-site"
 SITE_SIGNS = (SITE_MARKER, "sitemap.xml", "404.html")
 
@@ -28,22 +30,6 @@ class OutputRefused(Exception):
 
     def format(self) -> str:
         return f"{printable(self.path)}: error[{self.code}]: {self.message}"
-
-
-def printable(text: str) -> str:
-    """A path or name as one line: control characters (newline, escape, ...) and backslashes escaped."""
-    text = str(text)
-    if text.isprintable() and "\\" not in text:
-        return text
-    out = []
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            out.append(ch.encode("unicode_escape").decode("ascii"))
-    return "".join(out)
 
 
 def _resolved(path: str | os.PathLike[str]) -> Path:

@@ -71,8 +71,12 @@ class SpecTree:
     # -- scanning -------------------------------------------------------------------------
     def _scan(self) -> None:
         for name in ROOT_FILES:
-            if (self.root / name).is_file():
+            full = self.root / name
+            if full.is_file():
                 self._load(name)
+            elif full.exists() or full.is_symlink():
+                self.diagnostics.append(error(name, 0, 0, "SPEC-TOML", f"{name} is not a regular file"))
+                self.raw_hashes[name] = None
         for area, suffixes, recursive in PARSED_AREAS:
             base = self.root / area
             if not base.is_dir():
@@ -102,9 +106,14 @@ class SpecTree:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 full = os.path.join(dirpath, name)
                 if os.path.islink(full) and not self._inside(Path(full)):
-                    self.diagnostics.append(
-                        error(rel, 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
-                    )
+                    if self._loops(full):
+                        self.diagnostics.append(error(rel, 0, 0, "SYMLINK-LOOP", "symbolic link loops (it never "
+                                                      "reaches a file)"))
+                    else:
+                        self.diagnostics.append(
+                            error(rel, 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
+                        )
+                    self.raw_hashes[rel] = None
                     continue
                 found.append(rel)
             if not recursive:
@@ -115,11 +124,23 @@ class SpecTree:
         return full.relative_to(self.root).as_posix()
 
     def _inside(self, full: Path) -> bool:
+        """Whether ``full`` resolves to a path inside the root (a looping or unresolvable link is not inside)."""
         try:
             full.resolve().relative_to(self.root)
             return True
-        except ValueError:
+        except (ValueError, RuntimeError, OSError):
             return False
+
+    @staticmethod
+    def _loops(full: str) -> bool:
+        try:
+            Path(full).resolve(strict=True)
+            return False
+        except RuntimeError:
+            return True
+        except OSError as exc:
+            import errno
+            return exc.errno == errno.ELOOP
 
     def _load(self, rel: str) -> SourceFile | None:
         full = os.path.join(self.root, rel)
@@ -149,7 +170,7 @@ class SpecTree:
                 error(rel, line, col, "ENCODING", f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})")
             )
             return None
-        if text.startswith("\ufeff"):
+        if text.startswith("\ufeff") and not rel.endswith(".toml"):  # (TOML: reported by the release parser)
             text = text[1:]
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -49,7 +49,8 @@ def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
         return None
     data = path.read_bytes()
     try:
-        doc = json.loads(data.decode("utf-8"))
+        from ..strict_parse import loads_json
+        doc = loads_json(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LockError(f"not valid UTF-8 JSON: {exc}") from None
     problems = validate_lock(doc)
