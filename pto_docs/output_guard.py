@@ -94,6 +94,19 @@ def check_output_file(path: str | os.PathLike[str], spec_root: str | os.PathLike
     return target
 
 
+def check_cache_dir(cache_dir: str | os.PathLike[str], spec_root: str | os.PathLike[str] | None) -> Path:
+    """A page cache directory may be anywhere but over, in or around the spec tree."""
+    target = _resolved(cache_dir)
+    if spec_root is not None:
+        reason = _overlap(target, _resolved(spec_root))
+        if reason:
+            raise OutputRefused(str(cache_dir), f"refusing to keep the page cache in a directory that {reason}")
+    st = _stat(target)
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise OutputRefused(str(cache_dir), "exists and is not a directory; refusing to use it as the page cache")
+    return target
+
+
 def looks_like_site(directory: Path) -> bool:
     try:
         entries = os.listdir(directory)

@@ -66,8 +66,10 @@ def run(args, out: TextIO, err: TextIO) -> int:
         plugin.config.cache = use_cache
         plugin.dirty_build = use_cache  # dirty: MkDocs skips the pages the plugin reuses from the cache
         plugin.progress = Progress(stream=err, quiet=quiet)
-        from ..output_guard import OutputRefused, check_site_dir
+        from ..output_guard import OutputRefused, check_cache_dir, check_site_dir
         try:
+            if plugin.config.cache_dir:
+                check_cache_dir(plugin.config.cache_dir, plugin.spec_root(config))
             check_site_dir(config["site_dir"], plugin.spec_root(config), force=bool(getattr(args, "force", False)))
         except OutputRefused as exc:
             err.write(exc.format() + "\n")

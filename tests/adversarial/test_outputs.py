@@ -29,6 +29,16 @@ def test_build_refuses_a_site_dir_that_overlaps_the_spec_tree(tree, tmp_path, si
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("cache", ["{T}", "{T}/spec/cache", "{tmp}/notes.txt"])
+def test_build_refuses_a_cache_dir_over_the_tree_or_a_file(tree, tmp_path, cache):
+    (tmp_path / "notes.txt").write_text("mine\n")
+    before = snapshot(tmp_path)
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(tmp_path / "site"), "--cache-dir",
+                               cache.format(T=tree, tmp=tmp_path), "-q")
+    _refused(code, err)
+    assert snapshot(tmp_path) == before
+
+
 def test_build_refuses_to_replace_a_file(tree, tmp_path):
     (tmp_path / "notes.txt").write_text("mine\n")
     before = snapshot(tmp_path)
