@@ -55,6 +55,13 @@ def run(args, out: TextIO, err: TextIO) -> int:
     overrides = {"strict": not args.no_strict}
     if args.site_dir:
         overrides["site_dir"] = os.path.abspath(args.site_dir)
+        if args.spec_root is not None:  # before MkDocs reads its config (a site dir of / fails there otherwise)
+            from ..output_guard import OutputRefused, check_site_dir
+            try:
+                check_site_dir(args.site_dir, args.spec_root, force=True, create=False)
+            except OutputRefused as exc:
+                err.write(exc.format() + "\n")
+                return 2
     try:
         config = load_config(config_file=_config_file(args.config_file), **overrides)
         plugin = config.plugins["pto-docs"]
@@ -84,7 +91,7 @@ def run(args, out: TextIO, err: TextIO) -> int:
     except (PluginError, Abort, ConfigurationError) as exc:
         plugin.progress.clear() if "plugin" in locals() and plugin.progress else None
         err.write(f"pto-docs build: {exc}\n")
-        return 1
+        return 2 if isinstance(exc, ConfigurationError) else 1  # a bad configuration is a usage problem
     if plugin.summary_text:
         plugin.progress.summary(plugin.summary_text)
     return 0

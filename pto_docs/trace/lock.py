@@ -45,6 +45,8 @@ def lock_path(root: str | os.PathLike[str]) -> Path:
 def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
     """The tree's review lock, None when there is none. Raises LockError (bad content) or OSError (I/O)."""
     path = lock_path(root)
+    if path.is_symlink():
+        raise LockError("the review lock is a symbolic link; it must be a regular file of the spec tree")
     if not path.is_file():
         return None
     data = path.read_bytes()

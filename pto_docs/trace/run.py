@@ -85,6 +85,11 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     lock: ReviewLock | str = "auto"
     if stamp:
         text = lock_text(stamp_document(catalog, examples))
+        target = lock_path(catalog.root)
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            err.write(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular file; "
+                      "refusing to replace it\n")
+            return 2
         try:
             atomic_write(lock_path(catalog.root), text.encode("utf-8"))
         except OSError as exc:

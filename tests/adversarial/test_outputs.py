@@ -21,7 +21,7 @@ def _refused(code: int, err: str, what: str = "OUTPUT-REFUSED") -> None:
     assert len(lines) == 1 and f"error[{what}]" in lines[0], err
 
 
-@pytest.mark.parametrize("site", ["{T}", "{T}/spec", "{T}/spec/new", "{T}/specification.toml", "{tmp}"])
+@pytest.mark.parametrize("site", ["{T}", "{T}/spec", "{T}/spec/new", "{T}/specification.toml", "{tmp}", "/"])
 def test_build_refuses_a_site_dir_that_overlaps_the_spec_tree(tree, tmp_path, site):
     before = snapshot(tmp_path)
     code, _out, err = run_main("build", str(tree), "--site-dir", site.format(T=tree, tmp=tmp_path), "-q")
@@ -145,6 +145,23 @@ def test_a_full_disk_while_writing_the_report_keeps_the_old_report(tree, tmp_pat
     code, _out, err = run_main("trace", str(tree), "--json", str(out))
     _refused(code, err, "IO-WRITE")
     assert snapshot(tmp_path) == before  # the old report, and no temporary file left behind
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo", "directory"])
+def test_stamp_never_replaces_a_lock_that_is_not_a_regular_file(tree, tmp_path, kind):
+    lock = tree / "pto-docs.review-lock.json"
+    lock.unlink()
+    if kind == "symlink":
+        (tmp_path / "elsewhere.json").write_text("{}\n")
+        lock.symlink_to(tmp_path / "elsewhere.json")
+    elif kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        lock.mkdir()
+    before = snapshot(tmp_path)
+    code, _out, err = run_main("trace", str(tree), "--stamp")
+    _refused(code, err)
+    assert snapshot(tmp_path) == before
 
 
 def test_the_guard_names_its_reason():
