@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,7 +150,11 @@ class SpecTree:
             data, digest = known
         else:
             try:
-                with open(full, "rb") as fh:  # (not pathlib: this runs for every file)
+                # (not pathlib: this runs for every file) non-blocking, so that a FIFO cannot hang the load
+                fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+                with open(fd, "rb") as fh:
+                    if not stat.S_ISREG(os.fstat(fd).st_mode):
+                        raise OSError(0, "not a regular file (a FIFO, device or socket)")
                     data = fh.read()
             except OSError as exc:
                 self.diagnostics.append(error(rel, 0, 0, "IO-READ", f"cannot read file: {exc.strerror or exc}"))

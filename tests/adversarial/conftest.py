@@ -51,11 +51,11 @@ def run_main(*argv: str, cwd: Path | None = None) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def run_cli(*argv: str, cwd: Path | None = None, env: dict | None = None) -> tuple[int, str, str]:
+def run_cli(*argv: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 1800) -> tuple[int, str, str]:
     """``python -m pto_docs.cli ARGV`` in a fresh process; asserts that it printed no traceback."""
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     done = subprocess.run([sys.executable, "-m", "pto_docs.cli", *argv], cwd=cwd or REPO, env=environ,
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=timeout)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     return done.returncode, done.stdout, done.stderr
 

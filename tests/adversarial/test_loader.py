@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run_main, snapshot
+from .conftest import run_cli, run_main, snapshot
 
 DIAG = re.compile(r"^(?P<path>[^\n]+?)(?::(?P<line>\d+):(?P<col>\d+))?: (?:error|warning)\[(?P<code>[A-Z0-9-]+)\]: ")
 
@@ -168,6 +168,14 @@ def test_non_utf8_bytes_and_huge_lines_are_diagnostics(tree):
     assert has(found, "UNIT-RECORD-MISSING", "asl/tile/long.asl")
 
 
+def test_a_fifo_in_the_tree_is_a_diagnostic_not_a_hang(tree):
+    os.mkfifo(tree / "asl/tile/pipe.asl")
+    before = snapshot(tree)
+    code, _out, err = run_cli("validate", str(tree), timeout=300)  # a separate process: a regression cannot block
+    assert snapshot(tree) == before
+    assert code == 2 and has(err.splitlines(), "IO-READ", "asl/tile/pipe.asl")  # an I/O problem: exit 2
+
+
 def test_an_unreadable_file_is_a_diagnostic(tree):
     if os.geteuid() == 0:
         pytest.skip("root reads every file")
@@ -175,4 +183,4 @@ def test_an_unreadable_file_is_a_diagnostic(tree):
     target.chmod(0)
     code, found = validate(tree)
     target.chmod(0o644)
-    assert code == 1 and has(found, "IO-READ", "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl")
+    assert code == 2 and has(found, "IO-READ", "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl")
