@@ -55,6 +55,8 @@ def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
         doc = loads_json(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LockError(f"not valid UTF-8 JSON: {exc}") from None
+    except RecursionError:
+        raise LockError("not a review lock: the JSON nests too deeply") from None
     problems = validate_lock(doc)
     if problems:
         raise LockError(problems[0])

@@ -164,6 +164,15 @@ def test_stamp_never_replaces_a_lock_that_is_not_a_regular_file(tree, tmp_path, 
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("content", ["[" * 100_000 + "]" * 100_000, '{"schema": 1, "schema": 2}', "{\"x\": NaN}"])
+def test_a_hostile_review_lock_is_a_finding(tree, content):
+    (tree / "pto-docs.review-lock.json").write_text(content, "utf-8")
+    before = snapshot(tree)
+    code, _out, err = run_main("trace", str(tree), "--check")
+    assert code == 1 and "error[lock-invalid]" in err
+    assert snapshot(tree) == before
+
+
 def test_the_guard_names_its_reason():
     with pytest.raises(OutputRefused) as info:
         check_site_dir(Path("/"), Path("/usr"), create=False)
