@@ -19,7 +19,6 @@ from typing import Any
 import yaml
 
 MAX_DEPTH = 200
-_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)', re.S)
 _WS = " \t\r\n"
 
 
@@ -42,16 +41,26 @@ def _constant(name: str) -> Any:
     raise _Constant(name)
 
 
+def _float(literal: str) -> float:
+    value = float(literal)
+    if value in (_INF, -_INF):  # 1e999: a finite literal that only Python turns into infinity
+        raise _Constant(literal)
+    return value
+
+
+_INF = float("inf")
+
+
 def loads_json(text: str) -> Any:
     """``json.loads(text)``, strict: duplicate keys and NaN/Infinity raise JSONDecodeError at their position."""
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
-    except _Constant:
-        for m in _CONSTANT.finditer(text):
-            if m.group(1):
-                raise json.JSONDecodeError(f"{m.group(1)} is not a JSON number (non-finite numbers are not allowed)",
-                                           text, m.start()) from None
-        raise json.JSONDecodeError("non-finite number", text, 0) from None
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+    except _Constant as exc:
+        literal = exc.args[0]
+        pattern = re.compile(r'"(?:[^"\\]|\\.)*"|(?<![\w.+-])(' + re.escape(literal) + r")(?![\w.])", re.S)
+        at = next((m.start(1) for m in pattern.finditer(text) if m.group(1)), 0)
+        raise json.JSONDecodeError(f"{literal} is not a finite JSON number (NaN and infinities are not allowed)",
+                                   text, at) from None
     except _Duplicate:
         _locate_duplicate(text)
         raise json.JSONDecodeError("a key is given twice in one object", text, 0) from None

@@ -122,7 +122,7 @@ def test_a_key_given_twice_in_a_record_names_its_column(tree):
     assert code == 1 and has(found, "JSON-SYNTAX", "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl", number, col), found
 
 
-@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity", "1e999", "-2E400"])
 def test_non_finite_numbers_in_evidence_are_rejected_and_never_reach_the_report(tree, tmp_path, constant):
     evidence = tree / "spec/evidence/adr-index.json"
     text = evidence.read_text("utf-8")
