@@ -90,6 +90,15 @@ def test_a_read_only_site_parent_is_one_message(tree, tmp_path):
     _refused(code, err, "IO-WRITE")
 
 
+def test_a_read_only_file_system_is_one_message(tree, tmp_path, monkeypatch):
+    def read_only(*_a, **_k):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+    monkeypatch.setattr(os, "makedirs", read_only)  # what a read-only mount answers (root ignores mode bits)
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(tmp_path / "site"), "-q")
+    _refused(code, err, "IO-WRITE")
+    assert "Read-only file system" in err
+
+
 def test_a_full_disk_while_building_is_one_message(tree, tmp_path, monkeypatch):
     import mkdocs.commands.build as mkbuild
 

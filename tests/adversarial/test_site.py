@@ -67,6 +67,8 @@ def test_the_hostile_text_is_on_the_pages_as_text(hostile_site):
                                                                      if "0024" in p.as_posix() and "zh-CN" not in p.parts)
     page = adr.read_text("utf-8")
     assert 'href="https://example.org/safe-link"' in page and "alert(6)" in page
+    tmul = site / "zh-CN/instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html"
+    assert HOSTILE_TEXT in html.unescape(tmul.read_text("utf-8"))  # translated prose, shown as text
     report = [p for p in site.rglob("index.html") if "traceability" in p.as_posix()]
     assert len(report) == 2  # en and zh-CN
     for page in report:
