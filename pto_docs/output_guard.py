@@ -153,3 +153,24 @@ def write_site_marker(site_dir: str | os.PathLike[str]) -> None:
     """Mark a finished site as pto-docs' own, so the next build may replace it."""
     from .trace.lock import atomic_write
     atomic_write(Path(site_dir) / SITE_MARKER, b"This directory is a site built by pto-docs; it may be rebuilt.\n")
+
+
+def refuse_build_outputs(err, site_dir, spec_root, cache_dir=None, force: bool = False, create: bool = True) -> bool:
+    """Check a build's page cache and site directory; print the refusal (one line) and answer True if refused.
+    ``create=False``: only what can be told before MkDocs reads its config (paths, no directory made)."""
+    if not site_dir or (spec_root is None and not create):
+        return False
+    try:
+        if cache_dir:
+            check_cache_dir(cache_dir, spec_root)
+        check_site_dir(site_dir, spec_root, force=force or not create, create=create)
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return True
+    return False
+
+
+def write_error(err, exc: OSError, where: str) -> int:
+    """An OSError while writing outputs (full disk, read-only file system) as one IO-WRITE line; exit code 2."""
+    err.write(f"{printable(exc.filename or where)}: error[IO-WRITE]: cannot write the site: {exc.strerror or exc}\n")
+    return 2

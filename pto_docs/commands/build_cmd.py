@@ -55,13 +55,9 @@ def run(args, out: TextIO, err: TextIO) -> int:
     overrides = {"strict": not args.no_strict}
     if args.site_dir:
         overrides["site_dir"] = os.path.abspath(args.site_dir)
-        if args.spec_root is not None:  # before MkDocs reads its config (a site dir of / fails there otherwise)
-            from ..output_guard import OutputRefused, check_site_dir
-            try:
-                check_site_dir(args.site_dir, args.spec_root, force=True, create=False)
-            except OutputRefused as exc:
-                err.write(exc.format() + "\n")
-                return 2
+    from ..output_guard import refuse_build_outputs, write_error
+    if refuse_build_outputs(err, args.site_dir, args.spec_root, create=False):  # before MkDocs reads its config
+        return 2
     try:
         config = load_config(config_file=_config_file(args.config_file), **overrides)
         plugin = config.plugins["pto-docs"]
@@ -73,21 +69,13 @@ def run(args, out: TextIO, err: TextIO) -> int:
         plugin.config.cache = use_cache
         plugin.dirty_build = use_cache  # dirty: MkDocs skips the pages the plugin reuses from the cache
         plugin.progress = Progress(stream=err, quiet=quiet)
-        from ..output_guard import OutputRefused, check_cache_dir, check_site_dir
-        try:
-            if plugin.config.cache_dir:
-                check_cache_dir(plugin.config.cache_dir, plugin.spec_root(config))
-            check_site_dir(config["site_dir"], plugin.spec_root(config), force=bool(getattr(args, "force", False)))
-        except OutputRefused as exc:
-            err.write(exc.format() + "\n")
+        if refuse_build_outputs(err, config["site_dir"], plugin.spec_root(config), plugin.config.cache_dir,
+                                force=bool(getattr(args, "force", False))):
             return 2
         build(config, dirty=use_cache)
     except OSError as exc:  # an unwritable or full disk while building: one message, exit 2
         plugin.progress.clear() if "plugin" in locals() and plugin.progress else None
-        from ..output_guard import printable
-        where = exc.filename or (config["site_dir"] if "config" in locals() else "pto-docs build")
-        err.write(f"{printable(where)}: error[IO-WRITE]: cannot write the site: {exc.strerror or exc}\n")
-        return 2
+        return write_error(err, exc, config["site_dir"] if "config" in locals() else "pto-docs build")
     except (PluginError, Abort, ConfigurationError) as exc:
         plugin.progress.clear() if "plugin" in locals() and plugin.progress else None
         err.write(f"pto-docs build: {exc}\n")
