@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 import zlib
 from pathlib import Path
@@ -39,7 +40,7 @@ def git_dir(root: Path) -> Path | None:
         if dot.is_dir():
             return dot
         if dot.is_file():
-            text = dot.read_text("utf-8", errors="replace").strip()
+            text = (_read(dot) or "").strip()
             if text.startswith("gitdir:"):
                 target = Path(text[len("gitdir:"):].strip())
                 target = target if target.is_absolute() else (root / target)
@@ -50,19 +51,36 @@ def git_dir(root: Path) -> Path | None:
 
 
 def _common_dir(gdir: Path) -> Path:
-    try:
-        text = (gdir / "commondir").read_text("utf-8").strip()
-    except OSError:
+    text = (_read(gdir / "commondir") or "").strip()
+    if not text:
         return gdir
     common = Path(text)
     return common if common.is_absolute() else gdir / common
 
 
-def _read(path: Path) -> str | None:
+MAX_READ = 64 << 20
+
+
+def _read_bytes(path: Path, limit: int = MAX_READ) -> bytes | None:
+    """A regular file's bytes (at most ``limit``); None for anything else: a FIFO or device cannot block us."""
     try:
-        return path.read_text("utf-8", errors="replace")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read(path: Path) -> str | None:
+    data = _read_bytes(path)
+    return None if data is None else data.decode("utf-8", errors="replace")
 
 
 def _packed_refs(common: Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -82,7 +100,7 @@ def _packed_refs(common: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def _resolve(gdir: Path, common: Path, ref: str, packed: dict[str, str], depth: int = 0) -> str | None:
-    if depth > 5 or ".." in ref.split("/"):
+    if depth > 5 or ".." in ref.split("/") or not (ref == "HEAD" or ref.startswith("refs/")):
         return None
     for base in (gdir, common):
         text = _read(base / ref)
@@ -96,9 +114,10 @@ def _resolve(gdir: Path, common: Path, ref: str, packed: dict[str, str], depth: 
 
 def _peel_loose(common: Path, sha: str) -> str | None:
     """The object a loose annotated tag points to; None when the object is not loose or not a tag."""
+    data = _read_bytes(common / "objects" / sha[:2] / sha[2:], 1 << 20)
     try:
-        raw = zlib.decompressobj().decompress((common / "objects" / sha[:2] / sha[2:]).read_bytes(), 4096)
-    except (OSError, zlib.error):
+        raw = zlib.decompressobj().decompress(data, 4096) if data is not None else b""
+    except zlib.error:
         return None
     if not raw.startswith(b"tag "):
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 from pto_docs.sources.gitread import config_is_safe, head_and_tag
 from pto_docs.sources.release import git_identity
 
-from .conftest import run_main
+from .conftest import run_cli, run_main
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git to make a checkout")
 
@@ -38,6 +39,23 @@ def test_identity_is_read_without_git(checkout):
     assert head_and_tag(checkout.resolve()) == (commit, "v0.58.5")
     (checkout / "specification.toml").write_text("# edited\n", "utf-8")
     assert git_identity(checkout.resolve())[1] is True
+
+
+@pytest.mark.parametrize("what", ["HEAD", "packed-refs", "commondir"])
+def test_a_fifo_in_dot_git_is_not_read(checkout, what):
+    target = checkout / ".git" / what
+    if target.exists():
+        target.unlink()
+    os.mkfifo(target)
+    code, _out, err = run_cli("validate", str(checkout), timeout=300)  # a separate process: a regression cannot block
+    assert code in (0, 1)
+    assert head_and_tag(checkout.resolve())[0] is None or what != "HEAD"
+
+
+def test_head_cannot_point_outside_the_repository(checkout, tmp_path):
+    (tmp_path / "elsewhere").write_text("0" * 40 + "\n")
+    (checkout / ".git" / "HEAD").write_text(f"ref: {tmp_path / 'elsewhere'}\n")
+    assert head_and_tag(checkout.resolve()) == (None, None)
 
 
 HOSTILE = {
