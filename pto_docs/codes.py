@@ -9,6 +9,7 @@ CODES: dict[str, str] = {
     "IO-WRITE": "an output (report, lock, site) cannot be written: missing or impossible directory, full disk (exit 2)",
     "OUTPUT-REFUSED": "an output path is, contains or lies inside the spec root, is a special file, or is a site directory pto-docs did not build (exit 2)",
     "ENCODING": "a file is not valid UTF-8",
+    "FILE-TOO-LARGE": "a file the loader parses is larger than 64 MiB (upstream's largest is 5 MB)",
     "PATH-OUTSIDE-ROOT": "a symbolic link points outside the spec root",
     "SYMLINK-LOOP": "a symbolic link loops and never reaches a file",
     "SPEC-TOML": "specification.toml is missing, not a regular file, starts with a byte-order mark, or a [release] value has the wrong type",

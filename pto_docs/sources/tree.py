@@ -21,6 +21,7 @@ PARSED_AREAS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("examples", (".json", ".yaml", ".yml"), True),
 )
 ROOT_FILES = ("specification.toml",)
+MAX_FILE_BYTES = 64 << 20  # a parsed file (record, JSON, case) larger than this is refused; upstream's largest is 5 MB
 
 
 def unsafe_path_reason(rel: str) -> str | None:
@@ -153,8 +154,14 @@ class SpecTree:
                 # (not pathlib: this runs for every file) non-blocking, so that a FIFO cannot hang the load
                 fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
                 with open(fd, "rb") as fh:
-                    if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    info = os.fstat(fd)
+                    if not stat.S_ISREG(info.st_mode):
                         raise OSError(0, "not a regular file (a FIFO, device or socket)")
+                    if info.st_size > MAX_FILE_BYTES:
+                        self.diagnostics.append(error(rel, 0, 0, "FILE-TOO-LARGE", f"file has {info.st_size:,} bytes, "
+                                                      f"more than the {MAX_FILE_BYTES:,} pto-docs reads"))
+                        self.raw_hashes[rel] = None
+                        return None
                     data = fh.read()
             except OSError as exc:
                 self.diagnostics.append(error(rel, 0, 0, "IO-READ", f"cannot read file: {exc.strerror or exc}"))
@@ -201,7 +208,8 @@ class SpecTree:
         digest: str | None = None
         if full.is_file() and self._inside(full):
             try:
-                digest = hashlib.sha256(full.read_bytes()).hexdigest()
+                with open(full, "rb") as fh:  # streamed: a file the loader does not parse may be of any size
+                    digest = hashlib.file_digest(fh, "sha256").hexdigest()
             except OSError:
                 digest = None
         self.raw_hashes[rel] = digest

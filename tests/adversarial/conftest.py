@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import shutil
@@ -15,7 +16,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def snapshot(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | str]:
-    """Every entry under ``root`` (relative path -> bytes, link target or '<dir>'), ``skip`` prefixes left out."""
+    """Every entry under ``root`` (relative path -> sha256 of its bytes, link target, '<dir>' or '<special …>'),
+    ``skip`` prefixes left out."""
     found: dict[str, bytes | str] = {}
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         for name in dirnames + filenames:
@@ -28,7 +30,8 @@ def snapshot(root: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes | str]:
             elif full.is_dir():
                 found[rel] = "<dir>"
             elif full.is_file():
-                found[rel] = full.read_bytes()
+                with open(full, "rb") as fh:
+                    found[rel] = hashlib.file_digest(fh, "sha256").digest()
             else:
                 found[rel] = f"<special {os.lstat(full).st_mode:o}>"
     return found
@@ -57,6 +60,16 @@ def run_cli(*argv: str, cwd: Path | None = None, env: dict | None = None, timeou
     done = subprocess.run([sys.executable, "-m", "pto_docs.cli", *argv], cwd=cwd or REPO, env=environ,
                           capture_output=True, text=True, timeout=timeout)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    return done.returncode, done.stdout, done.stderr
+
+
+def run_capped(*argv: str, gigabytes: int = 2) -> tuple[int, str, str]:
+    """``pto-docs ARGV`` in a process capped at ``gigabytes`` of address space: a regression that would fill the
+    machine's memory fails (MemoryError, a traceback) instead. Asserts nothing itself."""
+    limit = gigabytes << 30
+    done = subprocess.run([sys.executable, "-c", "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, "
+                           f"({limit}, {limit})); from pto_docs.cli import main; sys.exit(main(sys.argv[1:]))", *argv],
+                          capture_output=True, text=True, timeout=1800)
     return done.returncode, done.stdout, done.stderr
 
 
