@@ -291,6 +291,7 @@ class SiteRenderer:
         return cached
 
     def _unit_model(self, unit: Unit) -> dict[str, Any]:
+        from .requirements_view import requirement_href
         src = routes.unit_src(unit)
         depends = tuple(DependsLink(d, routes.relative(src, routes.unit_src(self.catalog.units[d]))
                                     if d in self.catalog.units else None) for d in unit.depends_on)
@@ -303,6 +304,7 @@ class SiteRenderer:
             "record_fields": len(unit.record),
             "record_json": json_block(thaw(unit.record)),
             "trace_json": json_block(self.data.trace_row(unit)),
+            "ndf_req_hrefs": {c.id: requirement_href(self.catalog, src, c.id) for c in unit.ndf},
         }
 
     # -- rendering ---------------------------------------------------------------------------------
@@ -420,7 +422,9 @@ class SiteRenderer:
 
     def page_count(self) -> int:
         from .indexes import trace_available
-        return len(self.units) + len(self.catalog.adrs) + 5 + (1 if trace_available() else 0)
+        from .requirements_view import requirement_pages
+        return (len(self.units) + len(self.catalog.adrs) + 5 + len(requirement_pages(self.catalog))
+                + (1 if trace_available() else 0))
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages

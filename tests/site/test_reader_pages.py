@@ -1,0 +1,67 @@
+"""The reader's pages without a browser: requirement pages and anchors, model-check findings, relations."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pto_docs.examples_check import prose_data_types
+from pto_docs.render import routes
+from pto_docs.render.requirements_view import MAX_PER_PAGE, requirement_href, requirement_pages
+
+REAL = os.environ.get("PTO_SPEC_CHECKOUT")
+
+
+def test_every_requirement_is_on_exactly_one_page(renderer):
+    cat = renderer.catalog
+    pages = requirement_pages(cat)
+    placed = [rid for p in pages for _owner, ids in p.owners for rid in ids]
+    assert sorted(placed) == sorted(cat.requirements)
+    assert len({p.src for p in pages}) == len(pages)
+    for p in pages:
+        assert p.segment or p.count <= MAX_PER_PAGE
+
+
+def test_requirement_pages_have_one_anchor_per_row_and_link_owners(renderer):
+    cat = renderer.catalog
+    for src, parts in renderer.pages("en"):
+        if src.startswith("requirements/") and src != routes.REQUIREMENTS:
+            text = parts.assembled()
+            for _owner, ids in next(p for p in requirement_pages(cat) if p.src == src).owners:
+                for rid in ids:
+                    assert text.count(f'<tr id="{rid}">') == 1
+                    assert f'<code class="pto-id">{rid}</code>' in text
+
+
+def test_owner_pages_link_their_requirement_rows(renderer):
+    cat = renderer.catalog
+    unit = cat.find_instruction("TMUL", "tile")
+    text = renderer.unit_page(unit, "en").assembled()
+    src = routes.unit_src(unit)
+    for clause in unit.ndf:
+        assert requirement_href(cat, src, clause.id) in text
+    assert requirement_href(cat, src, unit.requirement_id) in text
+
+
+def test_datatype_sentences_in_both_upstream_phrasings():
+    assert prose_data_types("DataType is one of S32, U32, FP32, S16, U16, FP16, or BF16.") == {
+        "S32", "U32", "FP32", "S16", "U16", "FP16", "BF16"}
+    # TSQRT (0.58.3): the phrasing the check missed before; its ASL accepts eight floating types
+    assert prose_data_types("The selected DataType is exactly FP16, FP32, or BF16; every integer rejects.") == {
+        "FP16", "FP32", "BF16"}
+    assert prose_data_types("DataType is exactly one of FP16, FP32, or BF16.") == {"FP16", "FP32", "BF16"}
+    assert prose_data_types("DataType is exactly S8 or U8 and B.DATR is default.") is None
+
+
+@pytest.mark.skipif(not REAL, reason="PTO_SPEC_CHECKOUT names no pto-spec checkout")
+def test_real_tree_findings_reach_the_pages():
+    from pto_docs.load import load_catalog
+    from pto_docs.render.findings import findings_of
+    cat = load_catalog(Path(REAL)).catalog
+    tmul = findings_of(cat.find_instruction("TMUL", "tile"))
+    assert [f.code for f in tmul] == ["DATATYPE-PROSE"] and len(tmul[0].listed) == 7 and len(tmul[0].accepted) == 16
+    tsqrt = findings_of(cat.find_instruction("TSQRT", "tile"))
+    assert [f.code for f in tsqrt] == ["DATATYPE-PROSE"] and set(tsqrt[0].listed) == {"FP16", "FP32", "BF16"}
+    assert "FP64" in tsqrt[0].also
