@@ -34,9 +34,7 @@ def number_text(value: float, data_type: str) -> str:
             break
     else:  # pragma: no cover - float64 round-trips at 17 digits
         text = repr(value)
-    if not any(ch in text for ch in ".en"):
-        text += ".0"
-    return text
+    return repr(float(text))  # Python's layout of those digits: "10.0", "0.001", "-3.4028235e+38"
 
 
 def exact_title(value: float, data_type: str, bits: str | None) -> str:
