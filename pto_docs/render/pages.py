@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from ..i18n import Localized, Translator, labels
 from ..model import Catalog, Unit
 from ..sources.tree import SpecTree
 from . import routes
+from .adr_links import rewrite as rewrite_adr_links
 from .env import Prose, environment
 from .evidence import evidence_view
 from .fragments import json_block, plain_asl
@@ -177,6 +179,7 @@ class SiteRenderer:
         self._skeletons: dict[str, tuple[Unit, str]] = {}  # unit id -> (unit, its skeleton JSON), for global_key
         self._unit_keys: dict[str, str] = {}
         self._templates_dir = templates_dir
+        self.link_problems: list = []  # ADR links that resolve to no page (render/adr_links.py), each once
         # files a page model or page reads on demand (documentation hashes, ...): (op, path, answer) per unit,
         # checked against this tree before a unit's model or page is taken over
         self._reads: list | None = None
@@ -409,10 +412,20 @@ class SiteRenderer:
             for aid in adr.front.get(key, ()) or ():
                 if isinstance(aid, str) and aid in self.catalog.adrs:
                     links[aid] = routes.relative(src, routes.adr_src(aid))
+        for cid in adr.front.get("affected_ndf", ()) or ():
+            if isinstance(cid, str) and cid in self.catalog.requirements:
+                owner = self.catalog.units.get(self.catalog.requirements[cid].owner)
+                if owner is not None:
+                    links[cid] = routes.relative(src, routes.unit_src(owner), cid)
         front = [(k, thaw(v)) for k, v in adr.front.items() if k != "title"]
+        body_text, problems = rewrite_adr_links(body.text, adr, self.catalog, src)
+        for problem in problems:
+            if problem not in self.link_problems:
+                self.link_problems.append(problem)
+                logging.getLogger("mkdocs.plugins.pto-docs").warning(problem.format())
         out = Collector()
         text = self._render("pages/adr.md.j2", src, locale, tr, out, a=adr, title=title, body=body,
-                            body_html=adr_html(safe_markdown(body.text)), front=front, links=links)
+                            body_html=adr_html(safe_markdown(body_text)), front=front, links=links)
         return out.parts(self._with_banner(text, locale, tr, out)), tuple(tr.seen)
 
     def prepare(self) -> None:

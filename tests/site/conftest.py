@@ -31,12 +31,27 @@ def renderer(loaded):
     return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
 
 
+# a PTO-ISA/pto-spec checkout for the real-tree site tests (skipped without one)
+REAL_TREE = os.environ.get("PTO_SPEC_CHECKOUT")
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
+    return _build(tmp_path_factory.mktemp("site"), SPEC_ROOT)
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory) -> Path:
+    """One bilingual build of the PTO_SPEC_CHECKOUT tree per test session."""
+    if not REAL_TREE:
+        pytest.skip("PTO_SPEC_CHECKOUT names no pto-spec checkout")
+    return _build(tmp_path_factory.mktemp("real-site"), Path(REAL_TREE))
+
+
+def _build(site: Path, spec_root: Path) -> Path:
     from pto_docs.commands import build_cmd
 
-    site = tmp_path_factory.mktemp("site")
-    args = type("Args", (), {"spec_root": str(SPEC_ROOT), "site_dir": str(site), "config_file": str(REPO / "mkdocs.yml"),
+    args = type("Args", (), {"spec_root": str(spec_root), "site_dir": str(site), "config_file": str(REPO / "mkdocs.yml"),
                              "no_strict": False})()
     out, err = io.StringIO(), io.StringIO()
     cwd = os.getcwd()

@@ -65,3 +65,21 @@ def test_real_tree_findings_reach_the_pages():
     tsqrt = findings_of(cat.find_instruction("TSQRT", "tile"))
     assert [f.code for f in tsqrt] == ["DATATYPE-PROSE"] and set(tsqrt[0].listed) == {"FP16", "FP32", "BF16"}
     assert "FP64" in tsqrt[0].also
+
+
+def test_footer_identity_names_release_and_generator(renderer):
+    from pto_docs import __version__
+    from pto_docs.render.footer import footer_identity
+    rel = renderer.catalog.release
+    en, zh = footer_identity(renderer.catalog, "en"), footer_identity(renderer.catalog, "zh-CN")
+    assert rel.version in en["release"] and "Release candidate" in en["release"] and __version__ in en["generator"]
+    assert rel.version in zh["release"] and "生成" in zh["generator"]
+
+
+def test_adr_affected_ndf_link_to_clause_anchors(renderer):
+    cat = renderer.catalog
+    for adr_id, adr in cat.adrs.items():
+        for cid in adr.front.get("affected_ndf", ()) or ():
+            owner = cat.units[cat.requirements[cid].owner]
+            href = routes.relative(routes.adr_src(adr_id), routes.unit_src(owner), cid)
+            assert f'<a href="{href}"><code>{cid}</code></a>' in renderer.adr_page(adr_id, "en").assembled()
