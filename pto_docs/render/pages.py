@@ -453,7 +453,12 @@ class SiteRenderer:
             self._templates_now = None
 
     def files(self) -> Iterator[tuple[str, bytes]]:
-        """Non-page files of the site: each worked example's case JSON, downloadable from its page."""
+        """Non-page files of the site: each worked example's case JSON, downloadable from its page, and the id
+        lookup of the search box (render/id_index.py)."""
+        from .id_index import PATH, id_index_json
+        if "_id_index" not in self.__dict__:
+            self._id_index = id_index_json(self.catalog)
+        yield PATH, self._id_index
         for examples in self.data.examples.values():
             for ex in examples:
                 name = ex.key.split("/", 1)[-1]

@@ -83,3 +83,22 @@ def test_adr_affected_ndf_link_to_clause_anchors(renderer):
             owner = cat.units[cat.requirements[cid].owner]
             href = routes.relative(routes.adr_src(adr_id), routes.unit_src(owner), cid)
             assert f'<a href="{href}"><code>{cid}</code></a>' in renderer.adr_page(adr_id, "en").assembled()
+
+
+def test_id_index_answers_mnemonics_and_ids(renderer):
+    import json
+
+    from pto_docs.render.id_index import PATH, normalise
+    files = dict(renderer.files())
+    data = json.loads(files[PATH])
+    by_key: dict[str, list] = {}
+    for key, url, kind, shown in data["entries"]:
+        by_key.setdefault(key, []).append((url, kind, shown))
+    tmul = renderer.catalog.find_instruction("TMUL", "tile")
+    tmul_url = routes.url_of(routes.unit_src(tmul))
+    assert by_key["TMUL"][0] == (tmul_url, 0, "TMUL")
+    clause = tmul.ndf[0].id
+    assert by_key[normalise(clause)][0][0] == f"{tmul_url}#{clause}"
+    adr = sorted(renderer.catalog.adrs)[0]
+    assert by_key[normalise(adr.lower().replace("-", " "))][0][0] == routes.url_of(routes.adr_src(adr))
+    assert data["kinds"]["zh-CN"][0] == "指令" and data["exact"]["en"] == "Exact match"
