@@ -55,16 +55,37 @@ def test_datatype_sentences_in_both_upstream_phrasings():
     assert prose_data_types("DataType is exactly S8 or U8 and B.DATR is default.") is None
 
 
-@pytest.mark.skipif(not REAL, reason="PTO_SPEC_CHECKOUT names no pto-spec checkout")
-def test_real_tree_findings_reach_the_pages():
+@pytest.fixture(scope="module")
+def real_renderer():
+    if not REAL:
+        pytest.skip("PTO_SPEC_CHECKOUT names no pto-spec checkout")
     from pto_docs.load import load_catalog
+    from pto_docs.render.build_state import _examples
+    from pto_docs.render.pages import SiteRenderer
+    loaded = load_catalog(Path(REAL))
+    return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
+
+
+def test_real_tree_findings_reach_the_pages(real_renderer):
     from pto_docs.render.findings import findings_of
-    cat = load_catalog(Path(REAL)).catalog
+    cat = real_renderer.catalog
     tmul = findings_of(cat.find_instruction("TMUL", "tile"))
     assert [f.code for f in tmul] == ["DATATYPE-PROSE"] and len(tmul[0].listed) == 7 and len(tmul[0].accepted) == 16
     tsqrt = findings_of(cat.find_instruction("TSQRT", "tile"))
     assert [f.code for f in tsqrt] == ["DATATYPE-PROSE"] and set(tsqrt[0].listed) == {"FP16", "FP32", "BF16"}
     assert "FP64" in tsqrt[0].also
+    text = real_renderer.unit_page(cat.find_instruction("TMUL", "tile"), "en").assembled()
+    assert 'data-finding="DATATYPE-PROSE"' in text
+
+
+@pytest.mark.parametrize("mnemonic, count", [("TMUL", 14), ("TSQRT", 15), ("TCOLEXPAND", 12)])
+def test_real_tree_evidence_counts_match_the_seeds(real_renderer, mnemonic, count):
+    """The absent 5 MB closure file is listed as recorded-only, as upstream's portal lists it."""
+    from pto_docs.i18n import labels
+    unit = real_renderer.catalog.find_instruction(mnemonic, "tile")
+    text = real_renderer.unit_page(unit, "en").assembled()
+    assert labels("en").t("instruction.evidence_count", count=count) in text
+    assert "spec/evidence/instruction-contract-closure.json" in text and "recorded only" in text
 
 
 def test_footer_identity_names_release_and_generator(renderer):
