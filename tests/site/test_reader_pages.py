@@ -103,7 +103,7 @@ def test_adr_affected_ndf_link_to_clause_anchors(renderer):
         for cid in adr.front.get("affected_ndf", ()) or ():
             owner = cat.units[cat.requirements[cid].owner]
             href = routes.relative(routes.adr_src(adr_id), routes.unit_src(owner), cid)
-            assert f'<a href="{href}"><code>{cid}</code></a>' in renderer.adr_page(adr_id, "en").assembled()
+            assert f'<a href="{href}"><code class="pto-id">{cid}</code></a>' in renderer.adr_page(adr_id, "en").assembled()
 
 
 def test_id_index_answers_mnemonics_and_ids(renderer):
