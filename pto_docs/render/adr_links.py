@@ -24,7 +24,7 @@ class LinkProblem:
     target: str
 
     def format(self) -> str:
-        return f"{self.path}:{self.line}: ADR link {self.target!r} resolves to no page of the site; shown as text"
+        return f"{self.path}:{self.line}:1: warning: link {self.target!r} resolves to no page of the site; shown as text"
 
 
 def _pages_by_path(cat: Catalog) -> dict[str, str]:
