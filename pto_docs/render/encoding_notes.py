@@ -25,6 +25,14 @@ _NOTES: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"(?P<c>\S+) match bits (?P<bits>\S+) hold (?P<held>\S+), not Function (?P<f>\S+)\.\Z"),
      "match_function"),
     (re.compile(r"(?P<m>\S+) uses the (?P<v>.+?) encoding variant of (?P<f>\S+)\.\Z"), "variant"),
+    (re.compile(r"(?P<m>\S+) is an assembly alias of (?P<t>\S+) \(engine (?P<e>\S+)\); it has no encoding of its own "
+                r"and is encoded as its target\.\Z"), "alias_engine"),
+    (re.compile(r"(?P<m>\S+) is an assembly alias of (?P<t>\S+); it has no encoding of its own "
+                r"and is encoded as its target\.\Z"), "alias"),
+    (re.compile(r"The alias target (?P<t>\S+) is not in this tree\.\Z"), "alias_target_missing"),
+)
+_TITLES: tuple[tuple[re.Pattern, str], ...] = (
+    (re.compile(r"(?P<m>\S+) \(alias of (?P<t>\S+)\)\Z"), "title_alias"),
 )
 _FIXED_BY = re.compile(r"(?P<value>\S+) \((?P<field>\S+) fixed by (?P<by>.+)\)\Z")
 
@@ -41,6 +49,15 @@ def note(text: str) -> Note:
         m = pattern.match(text)
         if m:
             return Note(key, tuple(sorted((k, v) for k, v in m.groupdict().items() if v is not None)), text)
+    return Note(None, (), text)
+
+
+def title(text: str) -> Note:
+    """An encoding word's title: ``TMUL (BSTART.VEC)`` is names only; ``X (alias of Y)`` is localized."""
+    for pattern, key in _TITLES:
+        m = pattern.match(text)
+        if m:
+            return Note(key, tuple(sorted(m.groupdict().items())), text)
     return Note(None, (), text)
 
 

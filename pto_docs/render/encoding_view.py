@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..model import Catalog, Unit
-from .encoding_notes import Note, item_value, note
+from .encoding_notes import Note, item_value, note, title
 from .fragments import plain_code, readable_json
 
 
@@ -24,7 +24,7 @@ class ItemRow:
 
 @dataclass(frozen=True)
 class WordView:
-    title: str
+    title: Note
     form_id: str
     asm: str
     index: int
@@ -125,7 +125,7 @@ def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
     for word in enc.words:
         label = f"{unit.mnemonic or unit.id}: {word.title or word.form_id} word {word.index}"
         words.append(WordView(
-            title=word.title, form_id=word.form_id, asm=word.asm, index=word.index, width_bits=word.width_bits,
+            title=title(word.title) if word.title else Note(None, (), ""), form_id=word.form_id, asm=word.asm, index=word.index, width_bits=word.width_bits,
             mask=word.mask, match=word.match,
             own_mask=_hex(word.effective_mask, word.width_bits), own_match=_hex(word.effective_match, word.width_bits),
             items=tuple(ItemRow(i.name, i.bit_range, i.value, i.value == "variable", item_value(i.value))
