@@ -33,7 +33,10 @@ _NOTES: tuple[tuple[re.Pattern, str], ...] = (
 )
 _TITLES: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"(?P<m>\S+) \(alias of (?P<t>\S+)\)\Z"), "title_alias"),
+    (re.compile(r"(?P<m>\S+) variant (?P<v>\S+) \(Function (?P<f>\S+)\)\Z"), "title_variant_function"),
+    (re.compile(r"(?P<m>\S+) variant (?P<v>\S+)\Z"), "title_variant"),
 )
+_WORD = re.compile(r"(?P<head>.+), word (?P<index>\d+) \(bits (?P<bits>\S+)\)\Z")
 _FIXED_BY = re.compile(r"(?P<value>\S+) \((?P<field>\S+) fixed by (?P<by>.+)\)\Z")
 
 
@@ -42,6 +45,7 @@ class Note:
     key: str | None  # label key under "encoding_note." (None: ``english`` is shown, marked English)
     values: tuple[tuple[str, str], ...]
     english: str
+    word: tuple[tuple[str, str], ...] = ()  # a title's ", word N (bits H:L)" suffix: (("bits", ..), ("index", ..))
 
 
 def note(text: str) -> Note:
@@ -53,12 +57,18 @@ def note(text: str) -> Note:
 
 
 def title(text: str) -> Note:
-    """An encoding word's title: ``TMUL (BSTART.VEC)`` is names only; ``X (alias of Y)`` is localized."""
+    """An encoding word's title: ``TMUL (BSTART.VEC)`` is names only; ``X (alias of Y)``, ``X variant V
+    (Function F)`` and a ``, word N (bits H:L)`` suffix are localized."""
+    word: tuple[tuple[str, str], ...] = ()
+    head = text
+    m = _WORD.match(text)
+    if m:
+        head, word = m.group("head"), (("bits", m.group("bits")), ("index", m.group("index")))
     for pattern, key in _TITLES:
-        m = pattern.match(text)
+        m = pattern.match(head)
         if m:
-            return Note(key, tuple(sorted(m.groupdict().items())), text)
-    return Note(None, (), text)
+            return Note(key, tuple(sorted(m.groupdict().items())), head, word)
+    return Note(None, (), head, word)
 
 
 def item_value(value: str) -> tuple[str, str, str] | None:

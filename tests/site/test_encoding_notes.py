@@ -37,6 +37,12 @@ def test_titles_and_fixed_values():
     t = title("BSTART.SFU (alias of BSTART.TEPL)")
     assert labels("en").t(f"encoding_note.{t.key}", **dict(t.values)) == "BSTART.SFU (alias of BSTART.TEPL)"
     assert title("TMUL (BSTART.VEC)").key is None
+    for text in ("BSTART.TMOV variant TMOV.L2S.INSERT (Function 9)", "BSTART.TMOV variant X",
+                 "L.BSTOP, word 0 (bits 31:0)", "X variant V (Function 3), word 1 (bits 63:32)"):
+        t = title(text)
+        head = labels("en").t(f"encoding_note.{t.key}", **dict(t.values)) if t.key else t.english
+        suffix = labels("en").t("encoding_note.title_word", **dict(t.word)) if t.word else ""
+        assert head + suffix == text
     assert item_value("0 (Mode fixed by TMUL)") == ("0", "Mode", "TMUL")
     assert item_value("3 (Function fixed by the form's match bits)") == ("3", "Function", "")
     assert item_value("variable") is None
