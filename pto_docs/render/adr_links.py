@@ -59,3 +59,22 @@ def rewrite(text: str, adr: Adr, cat: Catalog, src: str, body_line: int | None =
         return f"[{m.group('text')}]({href}{m.group('title') or ''})"
 
     return _INLINE.sub(one, text), problems
+
+
+def front_links(cat: Catalog, adr: Adr, src: str) -> dict[str, str]:
+    """Front-matter value -> link: affected units, related ADRs and each ``affected_ndf`` clause's anchor on its
+    owner's page."""
+    links: dict[str, str] = {}
+    for uid in adr.front.get("affected_units", ()) or ():
+        if isinstance(uid, str) and uid in cat.units:
+            links[uid] = routes.relative(src, routes.unit_src(cat.units[uid]))
+    for key in ("supersedes", "superseded_by", "resolves"):
+        for aid in adr.front.get(key, ()) or ():
+            if isinstance(aid, str) and aid in cat.adrs:
+                links[aid] = routes.relative(src, routes.adr_src(aid))
+    for cid in adr.front.get("affected_ndf", ()) or ():
+        if isinstance(cid, str) and cid in cat.requirements:
+            owner = cat.units.get(cat.requirements[cid].owner)
+            if owner is not None:
+                links[cid] = routes.relative(src, routes.unit_src(owner), cid)
+    return links

@@ -32,6 +32,7 @@ from ..i18n import Localized, Translator, labels
 from ..model import Catalog, Unit
 from ..sources.tree import SpecTree
 from . import routes
+from .adr_links import front_links
 from .adr_links import rewrite as rewrite_adr_links
 from .env import Prose, environment
 from .evidence import evidence_view
@@ -403,20 +404,7 @@ class SiteRenderer:
         tr = _PageTranslator(self.translator(locale))
         title = tr(Prose(adr.id, "/title", adr.title)) if adr.title else Localized("", "source")
         body = tr(Prose(adr.id, "/body", adr.body))
-        links = {}
-        for key in ("affected_units",):
-            for uid in adr.front.get(key, ()) or ():
-                if uid in self.catalog.units:
-                    links[uid] = routes.relative(src, routes.unit_src(self.catalog.units[uid]))
-        for key in ("supersedes", "superseded_by", "resolves"):
-            for aid in adr.front.get(key, ()) or ():
-                if isinstance(aid, str) and aid in self.catalog.adrs:
-                    links[aid] = routes.relative(src, routes.adr_src(aid))
-        for cid in adr.front.get("affected_ndf", ()) or ():
-            if isinstance(cid, str) and cid in self.catalog.requirements:
-                owner = self.catalog.units.get(self.catalog.requirements[cid].owner)
-                if owner is not None:
-                    links[cid] = routes.relative(src, routes.unit_src(owner), cid)
+        links = front_links(self.catalog, adr, src)
         front = [(k, thaw(v)) for k, v in adr.front.items() if k != "title"]
         body_text, problems = rewrite_adr_links(body.text, adr, self.catalog, src)
         for problem in problems:
