@@ -11,6 +11,7 @@ COMMANDS: list[tuple[str, str, str]] = [
 ]
 COMMANDS.append(("evidence", "pto_docs.commands.evidence_cmd",
                  "rewrite or --check the derived catalogs, evidence and manifest of a tree pto-docs maintains"))
+COMMANDS.append(("i18n", "pto_docs.commands.i18n_cmd", "translation status and skeletons (i18n status | i18n extract)"))
 COMMANDS.append(("trace", "pto_docs.commands.trace_cmd", "traceability report and release gate (hashes, coverage, suspect links)"))
 
 
