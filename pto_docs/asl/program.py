@@ -1,0 +1,265 @@
+"""A linked ASL program: types, globals, functions; lazy compilation; global-state snapshots."""
+
+from __future__ import annotations
+
+import sys
+
+from .compile_stmt import RETURN, StmtCompiler
+from .errors import AslCompileError, AslError
+from .stdlib import PRIMITIVES
+from .types import TypeTable
+from .values import BV, copy_value
+
+
+class Function:
+    """One declared subprogram; compiled on its first call."""
+
+    __slots__ = ("decl", "program", "impl", "arity", "arg_types")
+
+    def __init__(self, decl, program):
+        self.decl = decl
+        self.program = program
+        self.impl = self._first_call
+        self.arity = len(decl[5]) + len(decl[6])
+        self.arg_types = [t for _, t in decl[5]] + [t for _, t in decl[6]]
+
+    def _first_call(self, vals):
+        self.impl = self.program.compile_function(self.decl)
+        return self.impl(vals)
+
+
+def _declared_names(stmts, out):
+    for s in stmts:
+        tag = s[0]
+        if tag == "decl":
+            if isinstance(s[3], str):
+                out.append(s[3])
+            else:
+                out.extend(n for n in s[3] if n is not None)
+        elif tag == "vars":
+            out.extend(s[2])
+        elif tag == "for":
+            out.append(s[2])
+            _declared_names(s[7], out)
+        elif tag == "if":
+            _declared_names(s[3], out)
+            _declared_names(s[4], out)
+        elif tag == "case":
+            for alt in s[3]:
+                _declared_names(alt[3], out)
+            if s[4]:
+                _declared_names(s[4], out)
+        elif tag in ("while",):
+            _declared_names(s[4], out)
+        elif tag == "repeat":
+            _declared_names(s[2], out)
+        elif tag == "try":
+            _declared_names(s[2], out)
+            for name, _, body in s[3]:
+                if name:
+                    out.append(name)
+                _declared_names(body, out)
+            if s[4]:
+                _declared_names(s[4], out)
+
+
+def _assigned_roots(node, out):
+    if isinstance(node, tuple):
+        if node and node[0] == "assign":
+            lv = node[2]
+            stack = [lv]
+            while stack:
+                x = stack.pop()
+                if x[0] == "lvar":
+                    out.add(x[1])
+                elif x[0] == "ltuple":
+                    stack.extend(x[1])
+                elif x[0] != "ldiscard":
+                    stack.append(x[1])
+        for x in node:
+            if isinstance(x, (tuple, list)):
+                _assigned_roots(x, out)
+    elif isinstance(node, list):
+        for x in node:
+            _assigned_roots(x, out)
+
+
+class Program:
+    def __init__(self, decls, output=None):
+        self.output = output if output is not None else sys.stdout
+        self.types = TypeTable()
+        self.enum_label_index: dict[str, int] = {}
+        self.functions: dict[str, list[Function]] = {}
+        self.global_index: dict[str, int] = {}
+        self.global_decls: list[tuple] = []
+        self.G: list = []
+        self.initial: list | None = None
+        self.add(decls)
+
+    # declarations -----------------------------------------------------------------------------
+    def add(self, decls):
+        for d in decls:
+            tag = d[0]
+            if tag == "type":
+                self.types.declare(d[2], d[3])
+                if d[3] is not None and d[3][0] == "enum":
+                    for i, label in enumerate(d[3][1]):
+                        self.enum_label_index[label] = i
+            elif tag == "global":
+                if d[3] not in self.global_index:
+                    self.global_index[d[3]] = len(self.G)
+                    self.G.append(None)
+                self.global_decls.append(d)
+            elif tag == "func":
+                self._add_function(d)
+
+    def _add_function(self, d):
+        fn = Function(d, self)
+        bucket = self.functions.setdefault(d[2], [])
+        for i, other in enumerate(bucket):
+            if other.arity == fn.arity and other.arg_types == fn.arg_types:
+                if other.decl[4] == "implementation" and d[4] == "impdef":
+                    return
+                bucket[i] = fn
+                return
+        bucket.append(fn)
+
+    def where(self, pos) -> str:
+        return f"offset {pos}"
+
+    # globals ----------------------------------------------------------------------------------
+    def global_reader(self, name, pos):
+        j = self.global_index.get(name)
+        G = self.G
+        if j is not None:
+            return lambda f: G[j]
+        if name in self.enum_label_index:
+            return lambda f: name
+        raise AslCompileError(f"unknown identifier {name}")
+
+    def global_writer(self, name):
+        j = self.global_index.get(name)
+        if j is None:
+            raise AslCompileError(f"assignment to unknown identifier {name}")
+        G = self.G
+
+        def write(f, v):
+            G[j] = v
+
+        return write
+
+    def initialize(self, decls=None):
+        """Evaluate global initialisers in declaration order (a fresh run's state)."""
+        comp = StmtCompiler(self, {})
+        frame = [None]
+        for d in decls if decls is not None else self.global_decls:
+            _, _, kind, name, ty, init = d
+            if init is not None:
+                value = comp.rhs(init)(frame)
+            else:
+                value = self.types.base_value(ty, comp)(frame)
+            self.G[self.global_index[name]] = value
+        self.initial = [copy_value(v) for v in self.G]
+
+    def reset(self):
+        self.G[:] = [copy_value(v) for v in self.initial]
+
+    # functions --------------------------------------------------------------------------------
+    def compile_function(self, d):
+        _, pos, name, _, _, params, args, ret, body, _, loc = d
+        names = [n for n, _ in params] + [n for n, _ in args]
+        locals_: list[str] = []
+        _declared_names(body, locals_)
+        slots: dict[str, int] = {}
+        for n in names + locals_:
+            if n not in slots:
+                slots[n] = len(slots) + 1
+        size = len(slots) + 1
+        comp = StmtCompiler(self, slots)
+        run = comp.block(body)
+        mutated: set[str] = set()
+        _assigned_roots(body, mutated)
+        arg_slots = [slots[n] for n in names]
+        copy_slots = [slots[n] for n in names if n in mutated]
+        n_args = len(arg_slots)
+        if n_args == 0:
+            def invoke(vals):
+                f = [None] * size
+                run(f)
+                return f[0]
+        else:
+            def invoke(vals):
+                f = [None] * size
+                f[1 : n_args + 1] = vals
+                for s in copy_slots:
+                    f[s] = copy_value(f[s])
+                run(f)
+                return f[0]
+
+        _ = RETURN
+        return invoke
+
+    def compile_call(self, comp, name, params, args, pos):
+        pfns = [comp.expr(p) for p in params]
+        afns = [comp.expr(a) for a in args]
+        candidates = self.functions.get(name)
+        if candidates is None:
+            prim = PRIMITIVES.get(name)
+            if prim is None:
+                raise AslCompileError(f"call of unknown subprogram {name}")
+            if not pfns:
+                return lambda f: prim((), [a(f) for a in afns])
+            return lambda f: prim([p(f) for p in pfns], [a(f) for a in afns])
+        n = len(pfns) + len(afns)
+        fitting = [c for c in candidates if c.arity == n]
+        if not fitting and pfns:
+            fitting = [c for c in candidates if c.arity == len(afns)]
+            pfns = []
+        if not fitting:
+            raise AslCompileError(f"no {name} with {n} arguments")
+        allfns = pfns + afns
+        if len(fitting) == 1:
+            target = fitting[0]
+            if n == 0:
+                return lambda f: target.impl(())
+            if n == 1:
+                a0 = allfns[0]
+                return lambda f: target.impl((a0(f),))
+            return lambda f: target.impl([a(f) for a in allfns])
+        chooser = self._overload_chooser(fitting, comp)
+
+        def dispatch(f):
+            vals = [a(f) for a in allfns]
+            return chooser(vals).impl(vals)
+
+        return dispatch
+
+    def _overload_chooser(self, fitting, comp):
+        def matches(ty, v):
+            ty = self.types.resolve(ty)
+            t = ty[0]
+            if t == "int":
+                return type(v) is int
+            if t == "bool":
+                return type(v) is bool
+            if t == "bits":
+                return type(v) is BV
+            if t == "enum":
+                return type(v) is str and v in ty[1]
+            if t in ("record", "exception"):
+                return type(v) is dict and list(v) == [n for n, _ in ty[1]]
+            return True
+
+        def choose(vals):
+            for c in fitting:
+                if all(matches(t, v) for t, v in zip(c.arg_types, vals)):
+                    return c
+            raise AslError("no overload matches the argument values")
+
+        return choose
+
+    def call(self, name, *args):
+        for c in self.functions.get(name, ()):
+            if c.arity == len(args):
+                return c.impl(list(args))
+        raise AslCompileError(f"no {name} with {len(args)} arguments")
