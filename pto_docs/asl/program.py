@@ -161,6 +161,16 @@ class Program:
             self.G[self.global_index[name]] = value
         self.initial = [copy_value(v) for v in self.G]
 
+    def initialize_one(self, d):
+        """Add and evaluate one global declared after the model's (a test file's own global)."""
+        _, _, kind, name, ty, init = d
+        comp = StmtCompiler(self, {})
+        if init is not None:
+            value = comp.rhs(init)([None])
+        else:
+            value = self.types.base_value(ty, comp)([None])
+        self.G[self.global_index[name]] = value
+
     def reset(self):
         self.G[:] = [copy_value(v) for v in self.initial]
 

@@ -1,0 +1,171 @@
+"""The AVS harness: run every ``tests/asl/**.asl`` test point's ``main()`` on the assembled model.
+
+Each worker process holds one linked model; before each test the model's globals are restored to the
+state a fresh run has after global initialisation. Results follow schema ``pto-docs.avs.v1``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import json
+import os
+import re
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslUnreachable
+from .lexer import AslSyntaxError
+from .model import Model, load_model
+from .parser import parse
+from .program import Program
+from .runner import run_in_big_stack
+
+SCHEMA = "pto-docs.avs.v1"
+TEST_PREFIX = "// PTO-TEST: "
+VALIDATION_CALL = re.compile(r"\b(Validate[A-Za-z0-9_]+)\s*\(\s*\)\s*;")
+PROFILE = "pto-v0"
+
+
+@dataclass(frozen=True)
+class TestPoint:
+    test_id: str
+    path: str
+    kind: str
+    text: str
+
+
+def load_tests(spec_root: Path, pattern: str | None = None) -> list[TestPoint]:
+    out = []
+    for path in sorted((Path(spec_root) / "tests" / "asl").rglob("*.asl")):
+        text = path.read_text(encoding="utf-8")
+        record = {}
+        for line in text.splitlines():
+            if line.startswith(TEST_PREFIX):
+                record = json.loads(line[len(TEST_PREFIX):])
+                break
+        rel = path.relative_to(spec_root).as_posix()
+        point = TestPoint(record.get("id", rel), rel, record.get("kind", "unknown"), text)
+        if pattern is None or _selected(point, pattern):
+            out.append(point)
+    return out
+
+
+def _selected(point: TestPoint, pattern: str) -> bool:
+    if any(c in pattern for c in "*?["):
+        return fnmatch.fnmatch(point.test_id, pattern) or fnmatch.fnmatch(point.path, pattern)
+    return pattern in point.test_id or pattern in point.path
+
+
+class Session:
+    """One linked model in one process, reused test after test."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.output = io.StringIO()
+        self.program = Program(model.decls, self.output)
+        run_in_big_stack(self.program.initialize)
+        self.base_functions = {k: list(v) for k, v in self.program.functions.items()}
+        self.base_globals = dict(self.program.global_index)
+        self.parsed_validation: dict[str, list] = {}
+
+    def _restore(self):
+        prog = self.program
+        prog.functions = {k: list(v) for k, v in self.base_functions.items()}
+        if len(prog.global_index) != len(self.base_globals):
+            prog.global_index = dict(self.base_globals)
+            del prog.G[len(self.base_globals):]
+        prog.reset()
+        self.output.seek(0)
+        self.output.truncate()
+
+    def run(self, point: TestPoint) -> dict:
+        started = time.perf_counter()
+        status, message = "error", ""
+        try:
+            self._restore()
+            decls = parse(point.text, point.path)
+            code = "\n".join(line.split("//", 1)[0] for line in point.text.splitlines())
+            helpers = {d[2] for d in decls if d[0] == "func"}
+            for name in sorted(set(VALIDATION_CALL.findall(code)) - helpers):
+                decls = self._validation(name) + decls
+            self.program.add(decls)
+            new_globals = [d for d in decls if d[0] == "global"]
+            result = run_in_big_stack(self._go, new_globals)
+            if result == 0:
+                status = "pass"
+            else:
+                status, message = "fail", f"main() returned {result}"
+        except AslAssertionError as exc:
+            status, message = "fail", f"{exc.loc}: assertion failed: {exc.text}"
+        except AslUnreachable as exc:
+            status, message = "fail", str(exc)
+        except (AslError, AslCompileError, AslSyntaxError, AslThrow) as exc:
+            message = f"{type(exc).__name__}: {exc}"
+        except RecursionError:
+            message = "RecursionError: ASL call chain too deep"
+        except Exception as exc:  # noqa: BLE001 - an interpreter bug is recorded, not fatal to the run
+            message = f"internal {type(exc).__name__}: {exc}"
+        return {"id": point.test_id, "path": point.path, "kind": point.kind, "status": status,
+                "message": message, "seconds": round(time.perf_counter() - started, 4)}
+
+    def _go(self, new_globals):
+        if new_globals:
+            for d in new_globals:
+                self.program.initialize_one(d)
+        return self.program.call("main")
+
+    def _validation(self, name: str) -> list:
+        if name not in self.parsed_validation:
+            text = self.model.validation.get(name)
+            if text is None:
+                raise AslCompileError(f"unknown validation entry point {name}")
+            decls = parse(text, f"@validation@/{name}")
+            for dep in sorted(set(VALIDATION_CALL.findall(text)) - {name}):
+                decls = self._validation(dep) + decls
+            self.parsed_validation[name] = decls
+        return self.parsed_validation[name]
+
+
+_SESSION: Session | None = None
+
+
+def _worker_run(point: TestPoint) -> dict:
+    return _SESSION.run(point)
+
+
+def summarize(tests: list[dict]) -> dict:
+    summary = {"total": len(tests), "pass": 0, "fail": 0, "error": 0}
+    for t in tests:
+        summary[t["status"]] += 1
+    return summary
+
+
+def run_avs(spec_root, pattern: str | None = None, jobs: int | None = None, cache_dir=None,
+            progress=None) -> dict:
+    """Run the selected AVS test points; returns the ``pto-docs.avs.v1`` document."""
+    global _SESSION
+    spec_root = Path(spec_root)
+    points = load_tests(spec_root, pattern)
+    model = load_model(spec_root, cache_dir)
+    _SESSION = Session(model)
+    jobs = jobs or os.cpu_count() or 1
+    results: list[dict] = []
+    if jobs <= 1 or len(points) <= 1:
+        for point in points:
+            results.append(_SESSION.run(point))
+            if progress:
+                progress(results[-1], len(results), len(points))
+    else:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            for result in pool.map(_worker_run, points, chunksize=4):
+                results.append(result)
+                if progress:
+                    progress(result, len(results), len(points))
+    results.sort(key=lambda r: r["id"])
+    return {"schema": SCHEMA, "profile": PROFILE, "tests": results, "summary": summarize(results)}
