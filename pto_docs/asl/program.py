@@ -14,7 +14,7 @@ from .values import BV, copy_value
 class Function:
     """One declared subprogram; compiled on its first call."""
 
-    __slots__ = ("decl", "program", "impl", "arity", "arg_types")
+    __slots__ = ("decl", "program", "impl", "arity", "arg_types", "signature")
 
     def __init__(self, decl, program):
         self.decl = decl
@@ -22,10 +22,22 @@ class Function:
         self.impl = self._first_call
         self.arity = len(decl[5]) + len(decl[6])
         self.arg_types = [t for _, t in decl[5]] + [t for _, t in decl[6]]
+        self.signature = tuple(_coarse(t) for t in self.arg_types)
 
     def _first_call(self, vals):
         self.impl = self.program.compile_function(self.decl)
         return self.impl(vals)
+
+
+def _coarse(ty):
+    """A position-free summary of a declared type, enough to tell overloads apart."""
+    if ty is None:
+        return None
+    if ty[0] == "named":
+        return ty[1]
+    if ty[0] == "tuple":
+        return tuple(_coarse(t) for t in ty[1])
+    return ty[0]
 
 
 def _declared_names(stmts, out):
@@ -117,7 +129,7 @@ class Program:
         fn = Function(d, self)
         bucket = self.functions.setdefault(d[2], [])
         for i, other in enumerate(bucket):
-            if other.arity == fn.arity and other.arg_types == fn.arg_types:
+            if other.arity == fn.arity and other.signature == fn.signature:
                 if other.decl[4] == "implementation" and d[4] == "impdef":
                     return
                 bucket[i] = fn
