@@ -345,7 +345,9 @@ class StmtCompiler(ExprCompiler):
         """Read the current value stored at an assignment target (no copy: it is mutated in place)."""
         tag = lv[0]
         if tag == "lvar":
-            return self.expr(("var", 0, lv[1]))
+            if lv[1] in self.slots:
+                return self.expr(("var", 0, lv[1]))
+            return self.program.global_container(lv[1])
         if tag == "lfield":
             base = self.container(lv[1])
             name = lv[2]

@@ -106,6 +106,7 @@ class Program:
         self.global_decls: list[tuple] = []
         self.G: list = []
         self.initial: list | None = None
+        self.dirty: set[int] = set()
         self.add(decls)
 
     # declarations -----------------------------------------------------------------------------
@@ -154,11 +155,27 @@ class Program:
         if j is None:
             raise AslCompileError(f"assignment to unknown identifier {name}")
         G = self.G
+        mark = self.dirty.add
 
         def write(f, v):
+            mark(j)
             G[j] = v
 
         return write
+
+    def global_container(self, name):
+        """Read a global that is about to be mutated in place (marks it for the next reset)."""
+        j = self.global_index.get(name)
+        if j is None:
+            raise AslCompileError(f"assignment to unknown identifier {name}")
+        G = self.G
+        mark = self.dirty.add
+
+        def read(f):
+            mark(j)
+            return G[j]
+
+        return read
 
     def initialize(self, decls=None):
         """Evaluate global initialisers in declaration order (a fresh run's state)."""
@@ -172,6 +189,7 @@ class Program:
                 value = self.types.base_value(ty, comp)(frame)
             self.G[self.global_index[name]] = value
         self.initial = [copy_value(v) for v in self.G]
+        self.dirty.clear()
 
     def initialize_one(self, d):
         """Add and evaluate one global declared after the model's (a test file's own global)."""
@@ -184,7 +202,11 @@ class Program:
         self.G[self.global_index[name]] = value
 
     def reset(self):
-        self.G[:] = [copy_value(v) for v in self.initial]
+        """Restore every global written since the last reset to its fresh-run value."""
+        G, initial = self.G, self.initial
+        for j in self.dirty:
+            G[j] = copy_value(initial[j])
+        self.dirty.clear()
 
     # functions --------------------------------------------------------------------------------
     def compile_function(self, d):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import AslCompileError
-from .values import BV
+from .values import BV, copy_value
 
 
 class TypeTable:
@@ -65,7 +65,15 @@ class TypeTable:
         if tag == "array":
             size = self.array_size(ty[1], comp)
             elem = self.base_value(ty[2], comp)
-            return lambda f: [elem(f) for _ in range(size(f))]
+
+            def array(f):
+                n = size(f)
+                first = elem(f)
+                if type(first) in (dict, list):
+                    return [first] + [copy_value(first) for _ in range(n - 1)]
+                return [first] * n
+
+            return array
         raise AslCompileError(f"no base value for type {tag}")
 
     def array_size(self, e, comp):
