@@ -50,6 +50,8 @@ class ExprCompiler:
             return lambda f: a(f) and b(f)
         if op == "||":
             return lambda f: a(f) or b(f)
+        if op == "==>":
+            return lambda f: (not a(f)) or b(f)
         if op == "==":
             return lambda f: a(f) == b(f)
         if op == "!=":

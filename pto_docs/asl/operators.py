@@ -139,7 +139,7 @@ BINARY = {
     "+": add, "-": sub, "*": mul, "/": rdiv, "RDIV": rdiv, "DIV": div, "DIVRM": divrm, "MOD": mod,
     "<<": shl, ">>": shr, "^": power, "AND": band, "OR": bor, "XOR": bxor, "EOR": bxor,
     "::": concat, "++": concat, "<": lt, "<=": le, ">": gt, ">=": ge, "==": eq, "!=": ne,
-    "-->": implies, "<->": equiv,
+    "==>": implies, "<=>": equiv,
 }
 
 

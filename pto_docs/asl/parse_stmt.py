@@ -25,10 +25,6 @@ def _if(p, pos):
     return ("if", pos, cond, then, other)
 
 
-def _if_nested(p, pos):
-    return _if(p, pos)
-
-
 def _case(p, pos):
     subject = p.expr()
     p.expect("of")
@@ -39,7 +35,7 @@ def _case(p, pos):
         if p.peek() == "!" and p.peek(1) == "{":
             p.i += 1
             positive = False
-        if p.peek() == "{" :
+        if p.peek() == "{":
             p.i += 1
             pats = p.patterns("}")
             p.expect("}")
@@ -205,10 +201,9 @@ def assign_or_call(p, pos):
     elif p.accept("-"):
         target = ("ldiscard",)
     else:
-        name = p.ident()
+        p.ident()
         if p.peek() in ("(", "{") and not _is_record(p):
-            start = p.i - 1
-            p.i = start
+            p.i -= 1
             call = p.primary()
             if call[0] == "call" and p.peek() == ";":
                 p.i += 1

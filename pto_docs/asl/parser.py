@@ -13,14 +13,14 @@ from .lexer import AslSyntaxError, LineMap, tokenize
 from .values import BV
 
 PREC = {
-    "||": 1, "&&": 1, "-->": 1, "<->": 1,
+    "||": 1, "&&": 1, "==>": 1, "<=>": 1,
     "==": 2, "!=": 2,
     ">": 3, ">=": 3, "<": 3, "<=": 3,
     "+": 4, "-": 4, "OR": 4, "XOR": 4, "EOR": 4, "AND": 4, "::": 4, "++": 4,
     "*": 5, "/": 5, "DIV": 5, "DIVRM": 5, "RDIV": 5, "MOD": 5, "<<": 5, ">>": 5,
     "^": 6,
 }
-ASSOCIATIVE = frozenset({"+", "AND", "&&", "||", "<->", "*", "OR", "XOR", "EOR", "::", "++"})
+ASSOCIATIVE = frozenset({"+", "AND", "&&", "||", "<=>", "*", "OR", "XOR", "EOR", "::", "++"})
 NONASSOC_LEVEL = 3
 
 

@@ -61,7 +61,7 @@ def run_sources(sources: list[tuple[str, str]], output=None) -> tuple[int, str]:
             return run_main(program)
 
         status = run_in_big_stack(go)
-        return (0 if status == 0 else 1), ""
+        return status, ""
     except AslSyntaxError as exc:
         return 1, str(exc)
     except (AslError, AslCompileError) as exc:

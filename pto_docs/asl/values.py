@@ -53,7 +53,7 @@ def format_value(v) -> str:
     if t is bool:
         return "TRUE" if v else "FALSE"
     if t is BV:
-        return f"{v.val:#x}" if v.width else "0x0"
+        return "0x" + format(v.val, "0%dx" % ((v.width + 3) // 4)) if v.width else "0x"
     if t is Fraction:
         return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
     if t is tuple:
