@@ -11,6 +11,30 @@ from .operators import BINARY, UNARY
 from .values import BV, copy_value
 
 PATH_TAGS = frozenset({"var", "field", "aget", "slice"})
+AGGREGATES = (dict, list)
+_NO = object()
+
+
+def constant(v):
+    """A closure returning ``v``, marked so that enclosing operators can fold it."""
+    fn = lambda f: v  # noqa: E731
+    fn.value = v
+    return fn
+
+
+def value_of(fn):
+    return getattr(fn, "value", _NO)
+
+
+def fold(op, fns):
+    """Evaluate a pure operation on constant operands once; None when not foldable."""
+    vals = [value_of(fn) for fn in fns]
+    if any(v is _NO for v in vals):
+        return None
+    try:
+        return constant(op(*vals))
+    except Exception:  # noqa: BLE001 - an error stays a run-time error, raised when reached
+        return None
 
 
 class ExprCompiler:
@@ -26,13 +50,16 @@ class ExprCompiler:
         """An expression whose value is bound to a new owner: aggregates read from storage are copied."""
         fn = self.expr(e)
         if e[0] in PATH_TAGS and e[0] != "slice":
-            return lambda f: copy_value(fn(f))
+            def copied(f):
+                v = fn(f)
+                return copy_value(v) if type(v) in AGGREGATES else v
+
+            return copied
         return fn
 
     # leaves -------------------------------------------------------------------------------------
     def e_lit(self, e):
-        v = e[2]
-        return lambda f: v
+        return constant(e[2])
 
     def e_var(self, e):
         name = e[2]
@@ -46,16 +73,20 @@ class ExprCompiler:
         op = e[2]
         a = self.expr(e[3])
         b = self.expr(e[4])
+        folded = fold(BINARY[op], (a, b)) if op in BINARY else None
+        if folded is not None:
+            return folded
         if op == "&&":
             return lambda f: a(f) and b(f)
         if op == "||":
             return lambda f: a(f) or b(f)
         if op == "==>":
             return lambda f: (not a(f)) or b(f)
-        if op == "==":
-            return lambda f: a(f) == b(f)
-        if op == "!=":
-            return lambda f: a(f) != b(f)
+        if op in ("==", "!="):
+            bv = value_of(b)
+            if bv is not _NO:
+                return (lambda f: a(f) == bv) if op == "==" else (lambda f: a(f) != bv)
+            return (lambda f: a(f) == b(f)) if op == "==" else (lambda f: a(f) != b(f))
         fn = BINARY.get(op)
         if fn is None:
             raise AslCompileError(f"unsupported operator {op}")
@@ -75,6 +106,9 @@ class ExprCompiler:
     def e_un(self, e):
         fn = UNARY[e[2]]
         a = self.expr(e[3])
+        folded = fold(fn, (a,))
+        if folded is not None:
+            return folded
         if e[2] == "!":
             return lambda f: not a(f)
         return lambda f: fn(a(f))
@@ -126,9 +160,12 @@ class ExprCompiler:
         def get(f):
             arr = base(f)
             i = index(f)
-            if i < 0 or i >= len(arr):
+            if i < 0:
                 raise AslError(f"array index {i} out of range 0..{len(arr) - 1}")
-            return arr[i]
+            try:
+                return arr[i]
+            except IndexError:
+                raise AslError(f"array index {i} out of range 0..{len(arr) - 1}") from None
 
         return get
 
@@ -137,14 +174,7 @@ class ExprCompiler:
         if e[0] == "var" and e[2] in self.program.enum_label_index and e[2] not in self.slots:
             pos = self.program.enum_label_index[e[2]]
             return lambda f: pos
-        fn = self.expr(e)
-        labels = self.program.enum_label_index
-
-        def idx(f):
-            v = fn(f)
-            return labels[v] if type(v) is str else v
-
-        return idx
+        return self.expr(e)
 
     def slices(self, slices):
         """Compile slices to a function ``frame -> [(lo, width), ...]`` (most significant first)."""
@@ -211,10 +241,21 @@ class ExprCompiler:
 
     def e_as(self, e):
         fn = self.expr(e[2])
+        loc = e[1]
+        ty = self.program.types.resolve(e[3])
+        if ty[0] == "int" and ty[1] and len(ty[1]) == 1 and ty[1][0][1] is not None:
+            lo, hi = value_of(self.expr(ty[1][0][0])), value_of(self.expr(ty[1][0][1]))
+            if lo is not _NO and hi is not _NO:
+                def in_range(f):
+                    v = fn(f)
+                    if lo <= v <= hi:
+                        return v
+                    raise AslError(f"{self.program.where(loc)}: value {v} is not in {{{lo}..{hi}}}")
+
+                return in_range
         check = self.program.types.checker(e[3], self)
         if check is None:
             return fn
-        loc = e[1]
 
         def checked(f):
             v = fn(f)

@@ -303,9 +303,12 @@ class StmtCompiler(ExprCompiler):
             def set_elem(f, v):
                 arr = container(f)
                 i = index(f)
-                if i < 0 or i >= len(arr):
+                if i < 0:
                     raise AslError(f"array index {i} out of range 0..{len(arr) - 1}")
-                arr[i] = v
+                try:
+                    arr[i] = v
+                except IndexError:
+                    raise AslError(f"array index {i} out of range 0..{len(arr) - 1}") from None
 
             return set_elem
         if tag == "lfields":

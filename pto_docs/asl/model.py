@@ -90,8 +90,17 @@ class Model:
     digest: str
 
 
-def _digest(parts: list[tuple[str, str]]) -> str:
+def _parser_digest() -> bytes:
+    """The parser's own source: a changed parser never reuses trees cached by an older one."""
+    here = Path(__file__).parent
     h = hashlib.sha256()
+    for name in ("lexer.py", "parser.py", "parse_expr.py", "parse_stmt.py", "values.py"):
+        h.update((here / name).read_bytes())
+    return h.digest()
+
+
+def _digest(parts: list[tuple[str, str]]) -> str:
+    h = hashlib.sha256(_parser_digest())
     for name, text in parts:
         h.update(name.encode() + b"\0" + text.encode() + b"\0")
     return h.hexdigest()

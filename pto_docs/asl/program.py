@@ -4,29 +4,39 @@ from __future__ import annotations
 
 import sys
 
-from .compile_stmt import RETURN, StmtCompiler
+from .codegen_stmt import StmtGen
+from .compile_expr import constant, fold
+from .compile_stmt import StmtCompiler
 from .errors import AslCompileError, AslError
+from .runtime_helpers import HELPERS
 from .stdlib import PRIMITIVES
 from .types import TypeTable
 from .values import BV, copy_value
 
 
 class Function:
-    """One declared subprogram; compiled on its first call."""
+    """One declared subprogram, named ``pyname`` in the program's namespace; compiled on first call."""
 
-    __slots__ = ("decl", "program", "impl", "arity", "arg_types", "signature")
+    __slots__ = ("decl", "program", "arity", "arg_types", "signature", "pyname")
 
-    def __init__(self, decl, program):
+    def __init__(self, decl, program, pyname):
         self.decl = decl
         self.program = program
-        self.impl = self._first_call
         self.arity = len(decl[5]) + len(decl[6])
         self.arg_types = [t for _, t in decl[5]] + [t for _, t in decl[6]]
         self.signature = tuple(_coarse(t) for t in self.arg_types)
+        self.pyname = pyname
+        ns = program.ns
 
-    def _first_call(self, vals):
-        self.impl = self.program.compile_function(self.decl)
-        return self.impl(vals)
+        def stub(*args):
+            real = program.compile_python(self)
+            ns[pyname] = real
+            return real(*args)
+
+        ns[pyname] = stub
+
+    def impl(self, vals):
+        return self.program.ns[self.pyname](*vals)
 
 
 def _coarse(ty):
@@ -107,6 +117,11 @@ class Program:
         self.G: list = []
         self.initial: list | None = None
         self.dirty: set[int] = set()
+        self.constant_names: set[str] = set()
+        self.codegen_consts: list = []
+        self.fn_counter = 0
+        self.ns = dict(HELPERS)
+        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output)
         self.add(decls)
 
     # declarations -----------------------------------------------------------------------------
@@ -119,6 +134,8 @@ class Program:
                     for i, label in enumerate(d[3][1]):
                         self.enum_label_index[label] = i
             elif tag == "global":
+                if d[2] in ("constant", "let"):
+                    self.constant_names.add(d[3])
                 if d[3] not in self.global_index:
                     self.global_index[d[3]] = len(self.G)
                     self.G.append(None)
@@ -127,7 +144,8 @@ class Program:
                 self._add_function(d)
 
     def _add_function(self, d):
-        fn = Function(d, self)
+        self.fn_counter += 1
+        fn = Function(d, self, f"F{self.fn_counter}_{d[2]}")
         bucket = self.functions.setdefault(d[2], [])
         for i, other in enumerate(bucket):
             if other.arity == fn.arity and other.signature == fn.signature:
@@ -145,9 +163,11 @@ class Program:
         j = self.global_index.get(name)
         G = self.G
         if j is not None:
+            if name in self.constant_names and self.initial is not None and type(G[j]) not in (dict, list):
+                return constant(G[j])
             return lambda f: G[j]
         if name in self.enum_label_index:
-            return lambda f: name
+            return constant(name)
         raise AslCompileError(f"unknown identifier {name}")
 
     def global_writer(self, name):
@@ -209,39 +229,44 @@ class Program:
         self.dirty.clear()
 
     # functions --------------------------------------------------------------------------------
-    def compile_function(self, d):
+    def compile_python(self, fn: Function):
+        """Generate, compile and return the Python function for ``fn``."""
+        d = fn.decl
         _, pos, name, _, _, params, args, ret, body, _, loc = d
         names = [n for n, _ in params] + [n for n, _ in args]
         locals_: list[str] = []
         _declared_names(body, locals_)
-        slots: dict[str, int] = {}
-        for n in names + locals_:
-            if n not in slots:
-                slots[n] = len(slots) + 1
-        size = len(slots) + 1
-        comp = StmtCompiler(self, slots)
-        run = comp.block(body)
+        gen = StmtGen(self, set(names) | set(locals_))
         mutated: set[str] = set()
         _assigned_roots(body, mutated)
-        arg_slots = [slots[n] for n in names]
-        copy_slots = [slots[n] for n in names if n in mutated]
-        n_args = len(arg_slots)
-        if n_args == 0:
-            def invoke(vals):
-                f = [None] * size
-                run(f)
-                return f[0]
-        else:
-            def invoke(vals):
-                f = [None] * size
-                f[1 : n_args + 1] = vals
-                for s in copy_slots:
-                    f[s] = copy_value(f[s])
-                run(f)
-                return f[0]
+        gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
+        for n in names:
+            if n in mutated:
+                gen.emit(1, f"l_{n} = _cp(l_{n})")
+        gen.block(body, 1)
+        source = "\n".join(gen.lines) + "\n"
+        scope: dict = {}
+        exec(compile(source, f"<asl {loc} {name}>", "exec"), self.ns, scope)
+        return scope[fn.pyname]
 
-        _ = RETURN
-        return invoke
+    def call_code(self, gen, name, params, args) -> str:
+        """Python code calling subprogram ``name`` (overloads resolved by arity, then by value types)."""
+        candidates = self.functions[name]
+        codes = [gen.expr(p) for p in params] + [gen.expr(a) for a in args]
+        fitting = [c for c in candidates if c.arity == len(codes)]
+        if not fitting and params:
+            codes = codes[len(params):]
+            fitting = [c for c in candidates if c.arity == len(codes)]
+        if not fitting:
+            raise AslCompileError(f"no {name} with {len(codes)} arguments")
+        if len(fitting) == 1:
+            return f"{fitting[0].pyname}({', '.join(codes)})"
+        self.fn_counter += 1
+        key = f"_overload_{self.fn_counter}"
+        chooser = self._overload_chooser(fitting, None)
+        ns = self.ns
+        self.ns[key] = lambda *vals: ns[chooser(vals).pyname](*vals)
+        return f"{key}({', '.join(codes)})"
 
     def compile_call(self, comp, name, params, args, pos):
         pfns = [comp.expr(p) for p in params]
@@ -251,7 +276,13 @@ class Program:
             prim = PRIMITIVES.get(name)
             if prim is None:
                 raise AslCompileError(f"call of unknown subprogram {name}")
+            folded = fold(lambda *vs: prim(vs[: len(pfns)], vs[len(pfns):]), pfns + afns)
+            if folded is not None:
+                return folded
             if not pfns:
+                if len(afns) == 1:
+                    a0 = afns[0]
+                    return lambda f: prim((), (a0(f),))
                 return lambda f: prim((), [a(f) for a in afns])
             return lambda f: prim([p(f) for p in pfns], [a(f) for a in afns])
         n = len(pfns) + len(afns)
@@ -269,6 +300,12 @@ class Program:
             if n == 1:
                 a0 = allfns[0]
                 return lambda f: target.impl((a0(f),))
+            if n == 2:
+                a0, a1 = allfns
+                return lambda f: target.impl((a0(f), a1(f)))
+            if n == 3:
+                a0, a1, a2 = allfns
+                return lambda f: target.impl((a0(f), a1(f), a2(f)))
             return lambda f: target.impl([a(f) for a in allfns])
         chooser = self._overload_chooser(fitting, comp)
 
@@ -305,5 +342,5 @@ class Program:
     def call(self, name, *args):
         for c in self.functions.get(name, ()):
             if c.arity == len(args):
-                return c.impl(list(args))
+                return self.ns[c.pyname](*args)
         raise AslCompileError(f"no {name} with {len(args)} arguments")

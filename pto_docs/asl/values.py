@@ -35,6 +35,44 @@ class BV:
     def __reduce__(self):
         return (BV, (self.val, self.width))
 
+    # Python operators, so generated code can use native syntax on integers and bitvectors alike.
+    def __add__(self, other):
+        w = self.width
+        return BV((self.val + (other.val if type(other) is BV else other)) & ((1 << w) - 1), w)
+
+    def __sub__(self, other):
+        w = self.width
+        return BV((self.val - (other.val if type(other) is BV else other)) & ((1 << w) - 1), w)
+
+    def __mul__(self, other):
+        w = self.width
+        return BV((self.val * (other.val if type(other) is BV else other)) & ((1 << w) - 1), w)
+
+    def __and__(self, other):
+        _same(self, other, "AND")
+        return BV(self.val & other.val, self.width)
+
+    def __or__(self, other):
+        _same(self, other, "OR")
+        return BV(self.val | other.val, self.width)
+
+    def __xor__(self, other):
+        _same(self, other, "XOR")
+        return BV(self.val ^ other.val, self.width)
+
+    def __invert__(self):
+        return BV(self.val ^ ((1 << self.width) - 1), self.width)
+
+    def __neg__(self):
+        return BV((-self.val) & ((1 << self.width) - 1), self.width)
+
+
+def _same(a, b, op):
+    if type(b) is not BV or a.width != b.width:
+        from .errors import AslError
+
+        raise AslError(f"illegal application of operator {op} to {a!r} and {b!r}")
+
 
 def copy_value(v):
     t = type(v)
