@@ -26,6 +26,8 @@ def add_avs_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="worker processes (default: all cores)")
     p.add_argument("--cache-dir", default=None, metavar="DIR",
                    help="parsed-model cache (default: .pto-docs-cache/asl under the spec root)")
+    p.add_argument("--profile", choices=("pto-v0", "ieee"), default="pto-v0",
+                   help="numeric profile for the floating-point hooks (default pto-v0, ASLRef's behaviour)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress, only the summary line")
     return p
 
@@ -50,7 +52,8 @@ def run_avs_command(args, stdout, stderr) -> int:
             stderr.write(f"\r[{done}/{total}] {elapsed:6.1f} s")
             stderr.flush()
     try:
-        doc = run_avs(root, pattern=args.pattern, jobs=args.jobs, cache_dir=cache, progress=progress)
+        doc = run_avs(root, pattern=args.pattern, jobs=args.jobs, cache_dir=cache, progress=progress,
+                      profile=args.profile)
     except (OSError, RuntimeError, ValueError) as exc:
         print(f"pto-docs avs: {exc}", file=stderr)
         return 2

@@ -20,13 +20,13 @@ from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslU
 from .lexer import AslSyntaxError
 from .model import Model, load_model
 from .parser import parse
+from .profiles import bind_profile
 from .program import Program
 from .runner import run_in_big_stack
 
 SCHEMA = "pto-docs.avs.v1"
 TEST_PREFIX = "// PTO-TEST: "
 VALIDATION_CALL = re.compile(r"\b(Validate[A-Za-z0-9_]+)\s*\(\s*\)\s*;")
-PROFILE = "pto-v0"
 
 
 @dataclass(frozen=True)
@@ -62,10 +62,12 @@ def _selected(point: TestPoint, pattern: str) -> bool:
 class Session:
     """One linked model in one process, reused test after test."""
 
-    def __init__(self, model: Model):
+    def __init__(self, model: Model, profile: str = "pto-v0"):
         self.model = model
+        self.profile = profile
         self.output = io.StringIO()
         self.program = Program(model.decls, self.output)
+        bind_profile(self.program, profile)
         run_in_big_stack(self.program.initialize)
         self.base_functions = {k: list(v) for k, v in self.program.functions.items()}
         self.base_globals = dict(self.program.global_index)
@@ -144,13 +146,13 @@ def summarize(tests: list[dict]) -> dict:
 
 
 def run_avs(spec_root, pattern: str | None = None, jobs: int | None = None, cache_dir=None,
-            progress=None) -> dict:
+            progress=None, profile: str = "pto-v0") -> dict:
     """Run the selected AVS test points; returns the ``pto-docs.avs.v1`` document."""
     global _SESSION
     spec_root = Path(spec_root)
     points = load_tests(spec_root, pattern)
     model = load_model(spec_root, cache_dir)
-    _SESSION = Session(model)
+    _SESSION = Session(model, profile)
     jobs = jobs or os.cpu_count() or 1
     results: list[dict] = []
     if jobs <= 1 or len(points) <= 1:
@@ -168,4 +170,4 @@ def run_avs(spec_root, pattern: str | None = None, jobs: int | None = None, cach
                 if progress:
                     progress(result, len(results), len(points))
     results.sort(key=lambda r: r["id"])
-    return {"schema": SCHEMA, "profile": PROFILE, "tests": results, "summary": summarize(results)}
+    return {"schema": SCHEMA, "profile": profile, "tests": results, "summary": summarize(results)}

@@ -11,6 +11,7 @@ import threading
 from .errors import AslCompileError, AslError, AslThrow
 from .lexer import AslSyntaxError
 from .parser import parse
+from .profiles import bind_profile
 from .program import Program
 
 STACK_BYTES = 512 * 1024 * 1024
@@ -47,7 +48,7 @@ def run_main(program: Program) -> int:
     return program.call("main")
 
 
-def run_sources(sources: list[tuple[str, str]], output=None) -> tuple[int, str]:
+def run_sources(sources: list[tuple[str, str]], output=None, profile: str = "pto-v0") -> tuple[int, str]:
     """Parse, link and run; returns (exit status, error message or '')."""
     out = output if output is not None else sys.stdout
     try:
@@ -55,6 +56,7 @@ def run_sources(sources: list[tuple[str, str]], output=None) -> tuple[int, str]:
         for path, text in sources:
             decls.extend(parse(text, path))
         program = Program(decls, out)
+        bind_profile(program, profile)
 
         def go():
             program.initialize()
