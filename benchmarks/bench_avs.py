@@ -1,0 +1,67 @@
+"""Benchmark: the ASL interpreter on a pto-spec checkout (PTO_SPEC_CHECKOUT), not a test.
+
+Figures: cold model parse (lexing + parsing every unit and the generated decoder), cached parse (unpickle),
+and the whole `pto-docs avs` run with per-kind medians, against the issue's 5-minute target.
+
+    PTO_SPEC_CHECKOUT=/path/to/pto-spec python benchmarks/bench_avs.py [--sample N]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from pto_docs.asl.model import load_model  # noqa: E402
+from pto_docs.asl.report import kind_medians  # noqa: E402
+
+
+def _parse_figures(root: Path) -> dict:
+    with tempfile.TemporaryDirectory() as cache:
+        start = time.perf_counter()
+        load_model(root, Path(cache))
+        cold = time.perf_counter() - start
+        start = time.perf_counter()
+        load_model(root, Path(cache))
+        cached = time.perf_counter() - start
+    return {"parse_cold_seconds": round(cold, 2), "parse_cached_seconds": round(cached, 2)}
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    argv = sys.argv[1:] if argv is None else argv
+    root = os.environ.get("PTO_SPEC_CHECKOUT")
+    if not root:
+        print("bench_avs: PTO_SPEC_CHECKOUT is not set; skipped")
+        return []
+    root_path = Path(root)
+    figures = _parse_figures(root_path)
+    print(f"model parse: cold {figures['parse_cold_seconds']} s, cached {figures['parse_cached_seconds']} s"
+          " (both include running the spec's decoder generator)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "avs.json"
+        cmd = [sys.executable, "-m", "pto_docs.asl.cli", str(root_path), "--json", str(out), "-q",
+               "--cache-dir", str(Path(tmp) / "cache")]
+        if "--sample" in argv:
+            cmd += ["-k", argv[argv.index("--sample") + 1]]
+        start = time.perf_counter()
+        subprocess.run(cmd, cwd=REPO, check=False, env={**os.environ, "PYTHONPATH": str(REPO)})
+        seconds = time.perf_counter() - start
+        doc = json.loads(out.read_text("utf-8"))
+    s = doc["summary"]
+    medians = kind_medians(doc)
+    print(f"avs: {s['total']} test points: {s['pass']} pass, {s['fail']} fail, {s['error']} error in "
+          f"{seconds:.1f} s on {os.cpu_count()} cores (target <= 300 s; ratio {seconds / 300:.2f})")
+    print("median seconds per kind: " + ", ".join(f"{k} {v:.3f}" for k, v in medians.items()))
+    return [{"benchmark": "avs pto-spec", "seconds": round(seconds, 1), "target_seconds": 300.0,
+             "ratio": round(seconds / 300, 2), **figures, "summary": s, "kind_medians": medians}]
+
+
+if __name__ == "__main__":
+    main()
