@@ -82,10 +82,11 @@ def run_avs_command(args, stdout, stderr) -> int:
 
 
 def main(argv=None) -> int:
+    """``python -m pto_docs.asl.cli [SPEC_ROOT] [options]``: the same as ``pto-docs avs``."""
     parser = argparse.ArgumentParser(prog="pto-docs")
     sub = parser.add_subparsers(dest="command", required=True)
     add_avs_parser(sub)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(["avs", *(sys.argv[1:] if argv is None else argv)])
     return run_avs_command(args, sys.stdout, sys.stderr)
 
 
