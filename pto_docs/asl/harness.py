@@ -12,7 +12,7 @@ import json
 import os
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -138,6 +138,12 @@ def _worker_run(point: TestPoint) -> dict:
     return _SESSION.run(point)
 
 
+def _cost(point: TestPoint, model: Model) -> int:
+    code = "\n".join(line.split("//", 1)[0] for line in point.text.splitlines())
+    calls = VALIDATION_CALL.findall(code)
+    return len(point.text) + sum(len(model.validation.get(name, "")) for name in calls)
+
+
 def summarize(tests: list[dict]) -> dict:
     summary = {"total": len(tests), "pass": 0, "fail": 0, "error": 0}
     for t in tests:
@@ -164,8 +170,13 @@ def run_avs(spec_root, pattern: str | None = None, jobs: int | None = None, cach
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
+        # Longest first (estimated by the size of the generated validation code a test calls), each test
+        # its own task: the slow generated-validation points do not end up queued behind each other.
+        ordered = sorted(points, key=lambda p: -_cost(p, model))
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            for result in pool.map(_worker_run, points, chunksize=4):
+            futures = [pool.submit(_worker_run, point) for point in ordered]
+            for future in as_completed(futures):
+                result = future.result()
                 results.append(result)
                 if progress:
                     progress(result, len(results), len(points))
