@@ -163,41 +163,55 @@ class StmtGen(CodeGen):
         tag = lv[0]
         if tag == "ldiscard":
             self.emit(d, value)
-        elif tag == "lvar":
-            self.emit(d, f"{self.place(lv, d)} = {value}")
-        elif tag == "lfield":
-            self.emit(d, f"{self.place(lv[1], d)}[{lv[2]!r}] = {value}")
-        elif tag == "laget":
-            tmp = self.new_tmp()
-            self.emit(d, f"{tmp} = _ix({self.place(lv[1], d)}, {self.expr(lv[2])})")
-            self.emit(d, f"{tmp}[0][{tmp}[1]] = {value}")
-        elif tag == "lslice":
-            parts = self.slice_parts(lv[2])
-            flat = ", ".join(f"({lo}, {w})" for lo, w in parts)
-            place = self.place(lv[1], d)
-            self.store(lv[1], f"_setslices({place}, ({flat},), {value})", d)
-        elif tag == "lfields":
-            place = self.place(lv[1], d)
-            self.emit(d, f"_setfields({place}, {tuple(lv[2])!r}, {value})")
-        else:
+            return
+        if tag not in ("lvar", "lfield", "laget", "lslice", "lfields"):
             raise AslCompileError(f"unsupported assignment target {tag}")
+        root, keys = self.access_path(lv, d)
+        if tag in ("lslice", "lfields"):
+            current = root + "".join(f"[{k}]" for k in keys)
+            if tag == "lslice":
+                parts = self.slice_parts(lv[2])
+                flat = ", ".join(f"({lo}, {w})" for lo, w in parts)
+                value = f"_setslices({current}, ({flat},), {value})"
+            else:
+                self.emit(d, f"_setfields({current}, {tuple(lv[2])!r}, {value})")
+                return
+        if not keys:
+            self.emit(d, f"{root} = {value}")
+            return
+        container = root + "".join(f"[{k}]" for k in keys[:-1])
+        self.emit(d, f"{container}[{keys[-1]}] = {value}")
 
-    def place(self, lv, d) -> str:
-        """Code naming the storage of an assignment target (globals are marked dirty first)."""
-        tag = lv[0]
-        if tag == "lvar":
-            name = lv[1]
-            if name in self.locals:
-                return "l_" + name
+    def access_path(self, lv, d) -> tuple[str, list[str]]:
+        """The root variable and the key codes (field names, checked indices) down to the target.
+
+        Index expressions are evaluated once into temporaries. For a global root the path is recorded in
+        the dirty set ``_D`` first, so the next reset restores exactly what was written.
+        """
+        steps = []
+        while lv[0] in ("lfield", "laget", "lslice", "lfields"):
+            steps.append(lv)
+            lv = lv[1]
+        name = lv[1]
+        keys: list[str] = []
+        container = "l_" + name if name in self.locals else None
+        j = None
+        if container is None:
             j = self.program.global_index.get(name)
             if j is None:
                 raise AslCompileError(f"assignment to unknown identifier {name}")
-            self.emit(d, f"_D.add({j})")
-            return f"G[{j}]"
-        if tag == "lfield":
-            return f"{self.place(lv[1], d)}[{lv[2]!r}]"
-        if tag == "laget":
-            return f"_ag({self.place(lv[1], d)}, {self.expr(lv[2])})"
-        if tag == "lslice":
-            return self.place(lv[1], d)
-        raise AslCompileError(f"unsupported nested assignment target {tag}")
+            container = f"G[{j}]"
+        walked = container
+        for step in reversed(steps):
+            if step[0] == "lfield":
+                keys.append(repr(step[2]))
+            elif step[0] == "laget":
+                tmp = self.new_tmp()
+                self.emit(d, f"{tmp} = _ixc({walked}, {self.expr(step[2])})")
+                keys.append(tmp)
+            else:
+                break
+            walked = container + "".join(f"[{k}]" for k in keys)
+        if j is not None:
+            self.emit(d, f"_D.add(({j}, {''.join(k + ', ' for k in keys)}))")
+        return container, keys

@@ -70,12 +70,18 @@ class Session:
         bind_profile(self.program, profile)
         run_in_big_stack(self.program.initialize)
         self.base_functions = {k: list(v) for k, v in self.program.functions.items()}
+        self.added_names: set[str] = set()
         self.base_globals = dict(self.program.global_index)
         self.parsed_validation: dict[str, list] = {}
 
     def _restore(self):
         prog = self.program
-        prog.functions = {k: list(v) for k, v in self.base_functions.items()}
+        for name in self.added_names:
+            if name in self.base_functions:
+                prog.functions[name] = list(self.base_functions[name])
+            else:
+                prog.functions.pop(name, None)
+        self.added_names = set()
         if len(prog.global_index) != len(self.base_globals):
             prog.global_index = dict(self.base_globals)
             del prog.G[len(self.base_globals):]
@@ -93,6 +99,7 @@ class Session:
             helpers = {d[2] for d in decls if d[0] == "func"}
             for name in sorted(set(VALIDATION_CALL.findall(code)) - helpers):
                 decls = self._validation(name) + decls
+            self.added_names = {d[2] for d in decls if d[0] == "func"}
             self.program.add(decls)
             new_globals = [d for d in decls if d[0] == "global"]
             result = run_in_big_stack(self._go, new_globals)

@@ -116,7 +116,7 @@ class Program:
         self.global_decls: list[tuple] = []
         self.G: list = []
         self.initial: list | None = None
-        self.dirty: set[int] = set()
+        self.dirty: set[tuple] = set()
         self.constant_names: set[str] = set()
         self.codegen_consts: list = []
         self.fn_counter = 0
@@ -178,7 +178,7 @@ class Program:
         mark = self.dirty.add
 
         def write(f, v):
-            mark(j)
+            mark((j,))
             G[j] = v
 
         return write
@@ -192,7 +192,7 @@ class Program:
         mark = self.dirty.add
 
         def read(f):
-            mark(j)
+            mark((j,))
             return G[j]
 
         return read
@@ -222,10 +222,24 @@ class Program:
         self.G[self.global_index[name]] = value
 
     def reset(self):
-        """Restore every global written since the last reset to its fresh-run value."""
+        """Restore every storage path written since the last reset to its fresh-run value.
+
+        A path is ``(global index, key, key, ...)``; shorter paths are restored first, so a finer path
+        always finds its containers.
+        """
         G, initial = self.G, self.initial
-        for j in self.dirty:
-            G[j] = copy_value(initial[j])
+        n = len(initial)
+        for path in sorted(self.dirty, key=len):
+            j = path[0]
+            if j >= n:
+                continue
+            if len(path) == 1:
+                G[j] = copy_value(initial[j])
+                continue
+            target, source = G[j], initial[j]
+            for key in path[1:-1]:
+                target, source = target[key], source[key]
+            target[path[-1]] = copy_value(source[path[-1]])
         self.dirty.clear()
 
     # functions --------------------------------------------------------------------------------

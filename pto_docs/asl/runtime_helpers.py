@@ -29,6 +29,13 @@ def _ix(arr, i):
     return arr, i
 
 
+def _ixc(arr, i):
+    """A checked index into ``arr`` for an assignment."""
+    if i < 0 or i >= len(arr):
+        raise AslError(f"array index {i} out of range 0..{len(arr) - 1}")
+    return i
+
+
 def _sl(v, lo, w):
     if type(v) is BV:
         if lo < 0 or w < 0 or lo + w > v.width:
@@ -117,7 +124,7 @@ def _eq(a, b):
 
 
 HELPERS = {
-    "_cp": _cp, "_ag": _ag, "_ix": _ix, "_sl": _sl, "_slices": _slices, "_setslices": _setslices,
+    "_cp": _cp, "_ag": _ag, "_ix": _ix, "_ixc": _ixc, "_sl": _sl, "_slices": _slices, "_setslices": _setslices,
     "_getfields": _getfields, "_setfields": _setfields, "_rng": _rng, "_ranges": _ranges, "_width": _width,
     "_intbase": _intbase, "_arr": _arr, "_eq": _eq, "_div": div, "_divrm": divrm, "_mod": mod,
     "_rdiv": rdiv, "_cat": concat, "_pow": power, "_shl": shl, "_shr": shr, "_fmt": format_value,
