@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pickle
 import re
 import subprocess
@@ -20,7 +21,7 @@ from .parser import parse
 
 UNIT_PREFIXES = ("// PTO-UNIT: ", "// PTO-INSTRUCTION: ")
 DECODER_NODE = "generated:decoders"
-CACHE_FORMAT = "pto-docs-asl-model-1"
+CACHE_FORMAT = "pto-docs-asl-model-2"
 VALIDATION_FUNC = re.compile(r"^func (Validate[A-Za-z0-9_]+)\(\)\n.*?^end;\n", re.MULTILINE | re.DOTALL)
 
 
@@ -77,6 +78,37 @@ def generated_asl(spec_root: Path, kind: str) -> str:
     return done.stdout
 
 
+SKIPPED_DIRS = {".git", "build", ".pto-docs-cache", "__pycache__"}
+
+
+def tree_digest(spec_root: Path) -> str:
+    """sha256 over every file of the spec tree (paths and bytes) that the decoder generator could read."""
+    h = hashlib.sha256()
+    for path in sorted(spec_root.rglob("*")):
+        rel = path.relative_to(spec_root)
+        if rel.parts and rel.parts[0] in SKIPPED_DIRS or not path.is_file():
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def cached_generated_asl(spec_root: Path, cache_dir: Path | None) -> str:
+    """The generator's monolithic output, reused while no file of the spec tree changed."""
+    if cache_dir is None:
+        return generated_asl(spec_root, "monolithic")
+    cache_file = Path(cache_dir) / f"asl-generated-{tree_digest(spec_root)}.asl"
+    try:
+        return cache_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pass
+    text = generated_asl(spec_root, "monolithic")
+    cache_file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache_file.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(cache_file)
+    return text
+
+
 def split_validation(text: str) -> dict[str, str]:
     return {m.group(1): m.group(0) for m in VALIDATION_FUNC.finditer(text)}
 
@@ -107,15 +139,49 @@ def _digest(parts: list[tuple[str, str]]) -> str:
 
 
 def load_model(spec_root: Path, cache_dir: Path | None = None) -> Model:
+    """The parsed model of a spec tree; with ``cache_dir``, parsed once per tree content and parser."""
     spec_root = Path(spec_root)
+    key = None
+    if cache_dir is not None:
+        key = hashlib.sha256(_parser_digest() + tree_digest(spec_root).encode()).hexdigest()
+        cached = _read_pickle(Path(cache_dir) / f"asl-tree-{key}.pickle")
+        if cached is not None:
+            decls, validation, digest = cached
+            return Model(decls, validation, digest)
     units = load_units(spec_root)
     by_id = {u.unit_id: u for u in units}
-    monolithic = generated_asl(spec_root, "monolithic")
+    monolithic = cached_generated_asl(spec_root, cache_dir)
     validation = split_validation(monolithic)
     decoder = VALIDATION_FUNC.sub("", monolithic)
     order = source_order(units)
     parts = [("@decoder@", decoder) if n == DECODER_NODE else (by_id[n].path, by_id[n].text) for n in order]
-    return model_from_sources(parts, validation, cache_dir)
+    model = model_from_sources(parts, validation, cache_dir)
+    if key is not None:
+        _write_pickle(Path(cache_dir) / f"asl-tree-{key}.pickle", (model.decls, model.validation, model.digest))
+    return model
+
+
+def _read_pickle(path: Path):
+    """The cached object, or None; a damaged or foreign cache file is removed (never fatal)."""
+    if not path.exists():
+        return None
+    try:
+        with path.open("rb") as handle:
+            fmt, payload = pickle.load(handle)
+        if fmt == CACHE_FORMAT:
+            return payload
+    except Exception:  # noqa: BLE001 - a damaged cache is discarded and rebuilt
+        pass
+    path.unlink(missing_ok=True)
+    return None
+
+
+def _write_pickle(path: Path, payload) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    with tmp.open("wb") as handle:
+        pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
 
 
 def model_from_sources(parts: list[tuple[str, str]], validation: dict[str, str],
@@ -123,22 +189,13 @@ def model_from_sources(parts: list[tuple[str, str]], validation: dict[str, str],
     """Parse ``parts`` (path, text) once; reuse a pickle keyed by their sha256 when present."""
     digest = _digest(parts + sorted(validation.items()))
     cache_file = Path(cache_dir) / f"asl-model-{digest}.pickle" if cache_dir else None
-    if cache_file is not None and cache_file.exists():
-        try:
-            with cache_file.open("rb") as handle:
-                fmt, decls = pickle.load(handle)
-            if fmt == CACHE_FORMAT:
-                return Model(decls, validation, digest)
-        except Exception:  # noqa: BLE001 - a damaged cache is discarded and rebuilt
-            pass
-        cache_file.unlink(missing_ok=True)
+    if cache_file is not None:
+        decls = _read_pickle(cache_file)
+        if decls is not None:
+            return Model(decls, validation, digest)
     decls = []
     for path, text in parts:
         decls.extend(parse(text, path))
     if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(".tmp")
-        with tmp.open("wb") as handle:
-            pickle.dump((CACHE_FORMAT, decls), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(cache_file)
+        _write_pickle(cache_file, decls)
     return Model(decls, validation, digest)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .lexer import AslSyntaxError, LineMap, tokenize
+from .parse_expr import parse_primary
+from .parse_stmt import parse_stmt
 from .values import BV
 
 PREC = {
@@ -249,8 +251,6 @@ class Parser:
         self.expect(";")
 
     def stmt(self):
-        from .parse_stmt import parse_stmt
-
         return parse_stmt(self)
 
     # -- expressions ---------------------------------------------------------------------------
@@ -384,8 +384,6 @@ class Parser:
                 return out
 
     def primary(self):
-        from .parse_expr import parse_primary
-
         return parse_primary(self)
 
 

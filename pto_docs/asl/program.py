@@ -85,11 +85,12 @@ def _declared_names(stmts, out):
                 _declared_names(s[4], out)
 
 
-def _assigned_roots(node, out):
-    if isinstance(node, tuple):
-        if node and node[0] == "assign":
-            lv = node[2]
-            stack = [lv]
+def _assigned_roots(stmts, out):
+    """Names at the root of an assignment target anywhere in the statement list."""
+    for s in stmts:
+        tag = s[0]
+        if tag == "assign":
+            stack = [s[2]]
             while stack:
                 x = stack.pop()
                 if x[0] == "lvar":
@@ -98,12 +99,26 @@ def _assigned_roots(node, out):
                     stack.extend(x[1])
                 elif x[0] != "ldiscard":
                     stack.append(x[1])
-        for x in node:
-            if isinstance(x, (tuple, list)):
-                _assigned_roots(x, out)
-    elif isinstance(node, list):
-        for x in node:
-            _assigned_roots(x, out)
+        elif tag == "if":
+            _assigned_roots(s[3], out)
+            _assigned_roots(s[4], out)
+        elif tag == "case":
+            for alt in s[3]:
+                _assigned_roots(alt[3], out)
+            if s[4]:
+                _assigned_roots(s[4], out)
+        elif tag == "for":
+            _assigned_roots(s[7], out)
+        elif tag == "while":
+            _assigned_roots(s[4], out)
+        elif tag == "repeat":
+            _assigned_roots(s[2], out)
+        elif tag == "try":
+            _assigned_roots(s[2], out)
+            for _, _, body in s[3]:
+                _assigned_roots(body, out)
+            if s[4]:
+                _assigned_roots(s[4], out)
 
 
 class Program:
