@@ -110,18 +110,32 @@ def round_towards_zero(params, args):
     return math.trunc(args[0])
 
 
+def _ilog2(v) -> int:
+    """floor(log2(v)) of a positive integer or rational, exactly."""
+    v = Fraction(v)
+    e = v.numerator.bit_length() - v.denominator.bit_length()
+    if Fraction(2) ** e > v:
+        e -= 1
+    return e
+
+
 def sqrt_rounded(params, args):
-    """SqrtRounded(x, fracbits): the square root of x rounded down to fracbits fraction bits
-    with the sticky low bit set when inexact (ASLRef's stdlib definition)."""
-    value, fracbits = args
+    """SqrtRounded(value, fracbits): the square root with ``fracbits`` bits after the leading 1,
+    inexact results rounded to odd (ASLRef's stdlib algorithm, in integer arithmetic)."""
+    value, fracbits = Fraction(args[0]), args[1]
+    if value < 0 or fracbits <= 0:
+        raise AslError("SqrtRounded of a negative value or with no fraction bits")
     if value == 0:
         return Fraction(0)
-    scale = 4 ** (fracbits + 2)
-    whole = math.isqrt(math.floor(value * scale))
-    root = Fraction(whole, 2 ** (fracbits + 2))
-    if root * root != value:
-        root += Fraction(1, 2 ** (fracbits + 3))
-    return root
+    exp = _ilog2(value)
+    mant = value / Fraction(2) ** exp
+    if exp % 2:
+        mant, exp = 2 * mant, exp - 1
+    scale = 2 ** (fracbits - 1)
+    root = Fraction(math.isqrt(math.floor(mant * scale * scale)), scale)
+    if root * root < mant:
+        root += Fraction(1, 2 * scale)
+    return Fraction(2) ** (exp // 2) * root
 
 
 def _len(params, args):
@@ -183,7 +197,7 @@ def ilog2(params, args):
     v = args[0]
     if v <= 0:
         raise AslError("ILog2 of a non-positive value")
-    return math.floor(math.log2(v)) if type(v) is not int else v.bit_length() - 1
+    return _ilog2(v)
 
 
 PRIMITIVES = {

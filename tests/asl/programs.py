@@ -254,6 +254,15 @@ begin
     return 0;
 end;
 """,
+    "stdlib_reals": """
+func main() => integer
+begin
+    println SqrtRounded(2.0, 10), " ", SqrtRounded(4.0, 3), " ", SqrtRounded(0.5, 8), " ", SqrtRounded(9.0 / 16.0, 4);
+    println SqrtRounded(3.0, 24), " ", SqrtRounded(1.0 / 3.0, 5), " ", SqrtRounded(1000.0, 1);
+    println RoundTowardsZero(-2.5), " ", RoundTowardsZero(2.5), " ", ILog2(1000.0), " ", ILog2(0.3), " ", ILog2(8.0);
+    return 0;
+end;
+""",
     "globals_constants_tuples": """
 constant K = 12;
 config LIMIT : integer {1..100} = 40;
