@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     root_path = Path(root)
     figures = _parse_figures(root_path)
     print(f"model parse: cold {figures['parse_cold_seconds']} s, cached {figures['parse_cached_seconds']} s"
-          " (both include running the spec's decoder generator)")
+          " (cold: runs the spec's decoder generator and parses; cached: hashes the tree and unpickles)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "avs.json"
         cmd = [sys.executable, "-m", "pto_docs.asl.cli", str(root_path), "--json", str(out), "-q",
