@@ -34,6 +34,48 @@ def _parse_figures(root: Path) -> dict:
     return {"parse_cold_seconds": round(cold, 2), "parse_cached_seconds": round(cached, 2)}
 
 
+LARK_TERMINALS = r"""
+start: tok*
+tok: HEX | REAL | INT | BITS | MASK | STR | ID | OP
+HEX: /0x[0-9A-Fa-f_]+/
+REAL: /[0-9][0-9_]*\.[0-9][0-9_]*/
+INT: /[0-9][0-9_]*/
+BITS: /'[01 ]*'/
+MASK: /'[01x ]*'/
+STR: /"(?:[^"\\\n]|\\.)*"/
+ID: /[A-Za-z_][A-Za-z0-9_]*/
+OP: /\+:|\*:|::|\+\+|\.\.|==>|<=>|<=|>=|==|!=|&&|\|\||=>|<<|>>|\[\[|\]\]|[-+*\/^!=<>(){}\[\],.:;]/
+COMMENT: /\/\/[^\n]*/
+%import common.WS
+%ignore WS
+%ignore COMMENT
+"""
+
+
+def _parser_choice(root: Path) -> dict:
+    """Our whole parse of every unit and test file against Lark LALR's lexer alone on the same text."""
+    from pto_docs.asl.parser import parse
+
+    texts = [p.read_text("utf-8") for p in sorted((root / "asl").rglob("*.asl"))]
+    texts += [p.read_text("utf-8") for p in sorted((root / "tests" / "asl").rglob("*.asl"))]
+    start = time.perf_counter()
+    for text in texts:
+        parse(text)
+    ours = time.perf_counter() - start
+    figures = {"parse_all_files_seconds": round(ours, 2), "lines": sum(t.count("\n") for t in texts)}
+    try:
+        from lark import Lark
+    except ImportError:
+        return figures
+    lexer = Lark(LARK_TERMINALS, parser="lalr")
+    start = time.perf_counter()
+    for text in texts:
+        for _ in lexer.lex(text):
+            pass
+    figures["lark_lexer_only_seconds"] = round(time.perf_counter() - start, 2)
+    return figures
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     argv = sys.argv[1:] if argv is None else argv
     root = os.environ.get("PTO_SPEC_CHECKOUT")
@@ -42,6 +84,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
         return []
     root_path = Path(root)
     figures = _parse_figures(root_path)
+    figures.update(_parser_choice(root_path))
+    print(f"parse of {figures['lines']} lines of units and tests: ours {figures['parse_all_files_seconds']} s; "
+          f"Lark LALR lexer alone {figures.get('lark_lexer_only_seconds', 'n/a')} s")
     print(f"model parse: cold {figures['parse_cold_seconds']} s, cached {figures['parse_cached_seconds']} s"
           " (cold: runs the spec's decoder generator and parses; cached: hashes the tree and unpickles)")
     with tempfile.TemporaryDirectory() as tmp:
