@@ -10,6 +10,7 @@ import pytest
 from pto_docs.asl.runner import run_sources
 
 from .programs import PROGRAMS
+from .random_programs import ExprGen
 
 
 def run_ours(name: str, text: str) -> tuple[str, int]:
@@ -33,3 +34,14 @@ def test_failing_programs_really_fail():
                  "array_index_out_of_range", "integer_constraint_checks"):
         _out, status = run_ours(name, PROGRAMS[name])
         assert status != 0, name
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_expressions_agree_with_aslref(seed, aslref, tmp_path):
+    text = ExprGen(seed).program(120)
+    program = tmp_path / f"random{seed}.asl"
+    program.write_text(text, encoding="utf-8")
+    expected_out, expected_status = aslref(program)
+    assert expected_status == 0, "the generator must produce programs ASLRef accepts and runs"
+    out, status = run_ours(f"random{seed}", text)
+    assert (status, out.splitlines()) == (expected_status, expected_out.splitlines())
