@@ -12,7 +12,7 @@ import re
 
 KEYWORDS = frozenset(
     """AND ARBITRARY DIV DIVRM EOR IN MOD NOT OR XOR RDIV UNKNOWN
-    array as assert begin bit bits boolean case catch collection config constant do downto else elsif end
+    accessor array as assert begin bit bits boolean case catch collection config constant do downto else elsif end
     enumeration exception for func getter if impdef implementation integer let looplimit noreturn of
     otherwise pass pragma print println procedure pure readonly real record recurselimit repeat return
     setter string then throw to try type unreachable until var when where while""".split()

@@ -208,6 +208,10 @@ def assign_or_call(p, pos):
             if call[0] == "call" and p.peek() == ";":
                 p.i += 1
                 return ("callstmt", pos, call[2], call[3], call[4])
+            if call[0] == "call" and p.accept("="):
+                value = p.expr()
+                p.expect(";")
+                return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
             p.error("expected ';' after a procedure call")
         p.i -= 1
         target = lexpr(p)

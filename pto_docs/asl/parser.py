@@ -74,7 +74,11 @@ class Parser:
     def parse_spec(self) -> list:
         decls = []
         while self.peek() != "EOF":
-            decls.append(self.decl())
+            d = self.decl()
+            if d[0] == "accessor":
+                decls.extend(d[2:])
+            else:
+                decls.append(d)
         return decls
 
     def decl(self):
@@ -91,6 +95,9 @@ class Parser:
         if k in ("func", "procedure"):
             self.i += 1
             return self.func_decl(pos, qualifier, override)
+        if k == "accessor":
+            self.i += 1
+            return self.accessor_decl(pos, override)
         if qualifier or override:
             self.error("expected 'func' after qualifier")
         if k == "type":
@@ -139,6 +146,41 @@ class Parser:
         self.expect("end")
         self.expect(";")
         return ("func", pos, name, qualifier, override, params, args, ret, body, limit, self.loc(pos))
+
+    def accessor_decl(self, pos, override):
+        """``accessor N(args) <=> v: T begin getter ... end; setter ... end; end;`` as two functions:
+        the getter ``N(args) => T`` and the setter ``N__setter(args, v: T)``."""
+        name = self.ident()
+        self.expect("(")
+        args = []
+        if self.peek() != ")":
+            while True:
+                aname = self.ident()
+                self.expect(":")
+                args.append((aname, self.type_()))
+                if not self.accept(","):
+                    break
+        self.expect(")")
+        self.expect("<=>")
+        value_name = self.ident()
+        self.expect(":")
+        ty = self.type_()
+        self.expect("begin")
+        bodies = {}
+        for _ in range(2):
+            self.accept("readonly")
+            which = self.peek()
+            if which not in ("getter", "setter") or which in bodies:
+                self.error("expected 'getter' and 'setter' blocks in an accessor")
+            self.i += 1
+            bodies[which] = self.stmts(("end",))
+            self.end_semi()
+        self.end_semi()
+        loc = self.loc(pos)
+        getter = ("func", pos, name, None, override, [], args, ty, bodies["getter"], None, loc)
+        setter = ("func", pos, name + "__setter", None, override, [], args + [(value_name, ty)], None,
+                  bodies["setter"], None, loc)
+        return ("accessor", pos, getter, setter)
 
     # -- types ---------------------------------------------------------------------------------
     def type_decl(self):

@@ -263,6 +263,29 @@ begin
     return 0;
 end;
 """,
+    "accessors_getter_setter": """
+var Store : array [[4]] of integer;
+var Writes : integer = 0;
+
+accessor Slot(i: integer) <=> v: integer
+begin
+    getter
+        return Store[[i]] * 10;
+    end;
+    setter
+        Store[[i]] = v + 1;
+        Writes = Writes + 1;
+    end;
+end;
+
+func main() => integer
+begin
+    Slot(2) = 5;
+    Slot(0) = Slot(2);
+    println Slot(2), " ", Slot(0), " ", Store[[0]], " ", Writes;
+    return 0;
+end;
+""",
     "globals_constants_tuples": """
 constant K = 12;
 config LIMIT : integer {1..100} = 40;
