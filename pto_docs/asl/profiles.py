@@ -6,8 +6,10 @@ bits, e.g. TSQRT of 4.0 returns the bits of 4.0).
 ``ieee``: ``TileProfileUnary`` is bound to NumPy/ml_dtypes arithmetic for SQRT and RECIP (correctly
 rounded: computed exactly or in float64, whose double rounding is innocuous for these operations) and
 RSQRT, EXP, LOG (float64 libm, then rounded once to the element type) on FP64, FP32, FP16 and BF16,
-returning IEEE 754 flags as the ASL's ``bits(5)`` vector (NV bit 0, DZ 1, OF 2, UF 3, NX 4). Every other
-operation and type falls through to the ASL implementation.
+returning IEEE 754 flags as the ASL's ``bits(5)`` vector (NV bit 0, DZ 1, OF 2, UF 3, NX 4).
+``ScalarFPBinaryProfile`` ADD/SUB/MUL/DIV with round-to-nearest-even on type codes 0 (FP64), 1 (FP32),
+4 (FP16), 5 (BF16) is bound the same way (NumPy status flags for NV/DZ/OF; NX and UF from the exact
+rational result). Every other operation, type and rounding mode falls through to the ASL implementation.
 """
 
 from __future__ import annotations
@@ -101,6 +103,41 @@ def ieee_unary(op: str, spec, bits: int) -> tuple[int, int]:
     return _encode(r, spec), flags
 
 
+SCALAR_CODES = {0: "TileDataType_FP64", 1: "TileDataType_FP32", 4: "TileDataType_FP16",
+                5: "TileDataType_BF16"}
+BINARY_OPS = {"FloatingBinary_ADD": "+", "FloatingBinary_SUB": "-", "FloatingBinary_MUL": "*",
+              "FloatingBinary_DIV": "/"}
+
+
+def ieee_binary(op: str, spec, left: int, right: int) -> tuple[int, int]:
+    """(result bits, flags) of one binary operation, rounded to nearest-even by NumPy/ml_dtypes."""
+    ftype = spec[0]
+    a, b = _decode(left, spec), _decode(right, spec)
+    raised = []
+    with np.errstate(all="call", call=lambda kind, flag: raised.append(flag)):
+        wide = np.float64 if spec[2] == 64 else np.float32
+        x, y = wide(a), wide(b)
+        r = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide}[op](x, y)
+        r = ftype(r)
+    flags = 0
+    for flag in raised:
+        flags |= (DZ if flag & 1 else 0) | (OF if flag & 2 else 0) | (NV if flag & 8 else 0)
+    if _is_snan(left, spec) or _is_snan(right, spec):
+        flags |= NV
+    af, bf, rf = float(a), float(b), float(r)
+    if math.isfinite(af) and math.isfinite(bf) and not (op == "/" and bf == 0):
+        exact = {"+": lambda: Fraction(af) + Fraction(bf), "-": lambda: Fraction(af) - Fraction(bf),
+                 "*": lambda: Fraction(af) * Fraction(bf), "/": lambda: Fraction(af) / Fraction(bf)}[op]()
+        if math.isinf(rf):
+            flags |= OF | NX
+        elif Fraction(rf) != exact:
+            flags |= NX
+            tiny = 2.0 ** -126 if ftype is ml_dtypes.bfloat16 else float(np.finfo(ftype).tiny)
+            if abs(exact) < tiny:
+                flags |= UF
+    return _encode(r, spec), flags
+
+
 def bind_profile(program, profile: str) -> None:
     """Install ``profile``'s native hooks into ``program`` (pto-v0 installs none)."""
     if profile not in PROFILES:
@@ -121,3 +158,17 @@ def bind_profile(program, profile: str) -> None:
             return BV(bits, value.width), BV(flags, 5)
 
         program.ns[fn.pyname] = hook
+    for fn in program.functions.get("ScalarFPBinaryProfile", ()):
+        if fn.arity != 5:
+            continue
+        asl_version = program.compile_python(fn)
+
+        def scalar_hook(op, rounding, source_type, left, right, _asl=asl_version):
+            spec = FLOAT_TYPES.get(SCALAR_CODES.get(source_type.val, ""))
+            if op not in BINARY_OPS or spec is None or rounding != "NumericRound_RNE":
+                return _asl(op, rounding, source_type, left, right)
+            mask = (1 << spec[2]) - 1
+            bits, flags = ieee_binary(BINARY_OPS[op], spec, left.val & mask, right.val & mask)
+            return BV(bits, left.width), BV(flags, 5)
+
+        program.ns[fn.pyname] = scalar_hook
