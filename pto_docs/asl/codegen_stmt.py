@@ -77,6 +77,12 @@ class StmtGen(CodeGen):
         else:
             self.emit(d, f"raise AslUnreachable({s[5]!r})")
 
+    def _budget(self, d, loc: str, steps: str = "1"):
+        """Charge ``steps`` loop iterations to the run's step budget (Program.steps, ``_B``)."""
+        self.emit(d, f"_B[0] -= {steps}")
+        self.emit(d, "if _B[0] < 0:")
+        self.emit(d + 1, f"raise AslError({loc + ': step budget exhausted (a loop that does not end?)'!r})")
+
     def _limit_check(self, limit, count: str, loc: str, d):
         if limit is not None:
             self.emit(d, f"if {count} > {self.expr(limit)}:")
@@ -88,6 +94,7 @@ class StmtGen(CodeGen):
         a, b = self.expr(start), self.expr(stop)
         self.emit(d, f"{rng} = range({a}, {b} + 1)" if up else f"{rng} = range({a}, {b} - 1, -1)")
         self._limit_check(limit, f"len({rng})", loc, d)
+        self._budget(d, loc, f"len({rng})")
         self.emit(d, f"for l_{name} in {rng}:")
         self.block(body, d + 1)
 
@@ -98,6 +105,7 @@ class StmtGen(CodeGen):
         self.emit(d, f"while {self.expr(cond)}:")
         self.emit(d + 1, f"{count} += 1")
         self._limit_check(limit, count, loc, d + 1)
+        self._budget(d + 1, loc)
         self.block(body, d + 1)
 
     def s_repeat(self, s, d):
@@ -107,6 +115,7 @@ class StmtGen(CodeGen):
         self.emit(d, "while True:")
         self.emit(d + 1, f"{count} += 1")
         self._limit_check(limit, count, loc, d + 1)
+        self._budget(d + 1, loc)
         self.block(body, d + 1)
         self.emit(d + 1, f"if {self.expr(cond)}:")
         self.emit(d + 2, "break")

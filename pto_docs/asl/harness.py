@@ -14,11 +14,10 @@ import re
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslUnreachable
 from .lexer import AslSyntaxError
-from .model import Model, load_model
+from .model import Model, Unit, load_model
 from .parser import parse
 from .profiles import bind_profile
 from .program import Program
@@ -37,17 +36,20 @@ class TestPoint:
     text: str
 
 
-def load_tests(spec_root: Path, pattern: str | None = None) -> list[TestPoint]:
+def test_record(text: str) -> dict:
+    for line in text.splitlines():
+        if line.startswith(TEST_PREFIX):
+            record = json.loads(line[len(TEST_PREFIX):])
+            return record if isinstance(record, dict) else {}
+    return {}
+
+
+def tests_from_sources(sources, pattern: str | None = None) -> list[TestPoint]:
+    """Test points from (path, text) pairs (the caller reads the files), selected by ``pattern``."""
     out = []
-    for path in sorted((Path(spec_root) / "tests" / "asl").rglob("*.asl")):
-        text = path.read_text(encoding="utf-8")
-        record = {}
-        for line in text.splitlines():
-            if line.startswith(TEST_PREFIX):
-                record = json.loads(line[len(TEST_PREFIX):])
-                break
-        rel = path.relative_to(spec_root).as_posix()
-        point = TestPoint(record.get("id", rel), rel, record.get("kind", "unknown"), text)
+    for path, text in sorted(sources):
+        record = test_record(text)
+        point = TestPoint(record.get("id", path), path, record.get("kind", "unknown"), text)
         if pattern is None or _selected(point, pattern):
             out.append(point)
     return out
@@ -115,6 +117,8 @@ class Session:
             message = f"{type(exc).__name__}: {exc}"
         except RecursionError:
             message = "RecursionError: ASL call chain too deep"
+        except MemoryError:
+            message = "MemoryError: the test point needs more memory than a worker may use"
         except Exception as exc:  # noqa: BLE001 - an interpreter bug is recorded, not fatal to the run
             message = f"internal {type(exc).__name__}: {exc}"
         return {"id": point.test_id, "path": point.path, "kind": point.kind, "status": status,
@@ -141,6 +145,18 @@ class Session:
 _SESSION: Session | None = None
 
 
+# Address space one worker may use: a test whose ASL builds a huge value ends as a MemoryError (an error
+# result), not as the machine's out-of-memory killer. The whole pto-spec model needs about 0.5 GB.
+WORKER_MEMORY = 6 * 1024**3
+
+
+def _cap_memory() -> None:
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
 def _worker_run(point: TestPoint) -> dict:
     return _SESSION.run(point)
 
@@ -158,13 +174,12 @@ def summarize(tests: list[dict]) -> dict:
     return summary
 
 
-def run_avs(spec_root, pattern: str | None = None, jobs: int | None = None, cache_dir=None,
-            progress=None, profile: str = "pto-v0") -> dict:
-    """Run the selected AVS test points; returns the ``pto-docs.avs.v1`` document."""
+def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = None, jobs: int | None = None,
+            cache_dir=None, progress=None, profile: str = "pto-v0") -> dict:
+    """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
+    document. Worker processes are capped at WORKER_MEMORY bytes of address space."""
     global _SESSION
-    spec_root = Path(spec_root)
-    points = load_tests(spec_root, pattern)
-    model = load_model(spec_root, cache_dir)
+    model = load_model(units, generated, cache_dir)
     _SESSION = Session(model, profile)
     jobs = jobs or os.cpu_count() or 1
     results: list[dict] = []
@@ -180,7 +195,7 @@ def run_avs(spec_root, pattern: str | None = None, jobs: int | None = None, cach
         # Longest first (estimated by the size of the generated validation code a test calls), each test
         # its own task: the slow generated-validation points do not end up queued behind each other.
         ordered = sorted(points, key=lambda p: -_cost(p, model))
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_cap_memory) as pool:
             futures = [pool.submit(_worker_run, point) for point in ordered]
             for future in as_completed(futures):
                 result = future.result()

@@ -1,4 +1,4 @@
-"""Assemble the PTO ASL model from a spec tree: unit metadata, source order, generated decoders.
+"""Assemble the PTO ASL model from unit texts: unit metadata, source order, generated decoders.
 
 The source order is computed from each unit's ``// PTO-UNIT:`` or ``// PTO-INSTRUCTION:`` record
 (its ``id`` and ``depends_on``): repeatedly emit, sorted by path, every unit whose dependencies are
@@ -12,8 +12,7 @@ import json
 import os
 import pickle
 import re
-import subprocess
-import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,13 +40,13 @@ def unit_record(text: str) -> dict | None:
     return None
 
 
-def load_units(spec_root: Path) -> list[Unit]:
+def units_from_sources(sources: Iterable[tuple[str, str]]) -> list[Unit]:
+    """Units from (path, text) pairs, each identified by its ``// PTO-UNIT:`` / ``// PTO-INSTRUCTION:`` record.
+    The caller reads the files (pto-docs hands over the texts of its one read of the tree)."""
     units = []
-    for path in sorted((spec_root / "asl").rglob("*.asl")):
-        text = path.read_text(encoding="utf-8")
+    for path, text in sorted(sources):
         record = unit_record(text) or {}
-        rel = path.relative_to(spec_root).as_posix()
-        units.append(Unit(record.get("id", rel), rel, tuple(record.get("depends_on", ())), text))
+        units.append(Unit(record.get("id", path), path, tuple(record.get("depends_on", ())), text))
     return units
 
 
@@ -66,47 +65,6 @@ def source_order(units: list[Unit]) -> list[str]:
         order.extend(ready)
         remaining.difference_update(ready)
     return order
-
-
-def generated_asl(spec_root: Path, kind: str) -> str:
-    """Decoder or validation ASL from the spec tree's own generator (see README: a known gap)."""
-    script = spec_root / "scripts" / "generate-asl-decoders"
-    done = subprocess.run([sys.executable, str(script), "--kind", kind], cwd=spec_root,
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"decoder generation failed: {done.stderr.strip()}")
-    return done.stdout
-
-
-SKIPPED_DIRS = {".git", "build", ".pto-docs-cache", "__pycache__"}
-
-
-def tree_digest(spec_root: Path) -> str:
-    """sha256 over every file of the spec tree (paths and bytes) that the decoder generator could read."""
-    h = hashlib.sha256()
-    for path in sorted(spec_root.rglob("*")):
-        rel = path.relative_to(spec_root)
-        if rel.parts and rel.parts[0] in SKIPPED_DIRS or not path.is_file():
-            continue
-        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def cached_generated_asl(spec_root: Path, cache_dir: Path | None) -> str:
-    """The generator's monolithic output, reused while no file of the spec tree changed."""
-    if cache_dir is None:
-        return generated_asl(spec_root, "monolithic")
-    cache_file = Path(cache_dir) / f"asl-generated-{tree_digest(spec_root)}.asl"
-    try:
-        return cache_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        pass
-    text = generated_asl(spec_root, "monolithic")
-    cache_file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache_file.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(cache_file)
-    return text
 
 
 def split_validation(text: str) -> dict[str, str]:
@@ -138,27 +96,22 @@ def _digest(parts: list[tuple[str, str]]) -> str:
     return h.hexdigest()
 
 
-def load_model(spec_root: Path, cache_dir: Path | None = None) -> Model:
-    """The parsed model of a spec tree; with ``cache_dir``, parsed once per tree content and parser."""
-    spec_root = Path(spec_root)
-    key = None
-    if cache_dir is not None:
-        key = hashlib.sha256(_parser_digest() + tree_digest(spec_root).encode()).hexdigest()
-        cached = _read_pickle(Path(cache_dir) / f"asl-tree-{key}.pickle")
-        if cached is not None:
-            decls, validation, digest = cached
-            return Model(decls, validation, digest)
-    units = load_units(spec_root)
+class GeneratedAslMissing(ValueError):
+    """The model depends on ``generated:decoders`` and no generated decoder text was given."""
+
+
+def load_model(units: list[Unit], generated: str | None, cache_dir: Path | None = None) -> Model:
+    """The parsed model: ``units`` in source order with ``generated`` (the decoder and validation ASL a spec's
+    own generator writes, e.g. ``scripts/generate-asl-decoders --kind monolithic``) standing for
+    ``generated:decoders``. With ``cache_dir``, parsed once per source text and parser."""
     by_id = {u.unit_id: u for u in units}
-    monolithic = cached_generated_asl(spec_root, cache_dir)
-    validation = split_validation(monolithic)
-    decoder = VALIDATION_FUNC.sub("", monolithic)
+    if generated is None and any(DECODER_NODE in u.depends_on for u in units):
+        raise GeneratedAslMissing(f"the model depends on {DECODER_NODE}: give the generated decoder ASL")
+    validation = split_validation(generated or "")
+    decoder = VALIDATION_FUNC.sub("", generated or "")
     order = source_order(units)
     parts = [("@decoder@", decoder) if n == DECODER_NODE else (by_id[n].path, by_id[n].text) for n in order]
-    model = model_from_sources(parts, validation, cache_dir)
-    if key is not None:
-        _write_pickle(Path(cache_dir) / f"asl-tree-{key}.pickle", (model.decls, model.validation, model.digest))
-    return model
+    return model_from_sources(parts, validation, cache_dir)
 
 
 def _read_pickle(path: Path):

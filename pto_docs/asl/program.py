@@ -13,6 +13,9 @@ from .stdlib import PRIMITIVES
 from .types import TypeTable
 from .values import BV, copy_value
 
+# Loop iterations one run may take: ASL from a spec tree is data, and a loop that never ends must end the run
+# with a dynamic error, not hang the harness. The slowest AVS point of pto-spec 0.58.3 takes far fewer.
+STEP_BUDGET = 100_000_000
 
 class Function:
     """One declared subprogram, named ``pyname`` in the program's namespace; compiled on first call."""
@@ -135,8 +138,10 @@ class Program:
         self.constant_names: set[str] = set()
         self.codegen_consts: list = []
         self.fn_counter = 0
+        self.step_budget = STEP_BUDGET
+        self.steps = [STEP_BUDGET]  # loop iterations left before the run is stopped (see reset)
         self.ns = dict(HELPERS)
-        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output)
+        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps)
         self.add(decls)
 
     # declarations -----------------------------------------------------------------------------
@@ -256,6 +261,7 @@ class Program:
                 target, source = target[key], source[key]
             target[path[-1]] = copy_value(source[path[-1]])
         self.dirty.clear()
+        self.steps[0] = self.step_budget
 
     # functions --------------------------------------------------------------------------------
     def compile_python(self, fn: Function):
