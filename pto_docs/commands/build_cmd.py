@@ -26,6 +26,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="rebuild every page (ignore and do not use the cache)")
     parser.add_argument("--cache-dir", default=None, help="page cache directory (default: .pto-docs-cache beside the site)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no log below warnings")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the contents of a site directory that does not look like a previous site")
 
 
 def _config_file(explicit: str | None) -> str:
@@ -53,6 +55,9 @@ def run(args, out: TextIO, err: TextIO) -> int:
     overrides = {"strict": not args.no_strict}
     if args.site_dir:
         overrides["site_dir"] = os.path.abspath(args.site_dir)
+    from ..output_guard import refuse_build_outputs, write_error
+    if refuse_build_outputs(err, args.site_dir, args.spec_root, create=False):  # before MkDocs reads its config
+        return 2
     try:
         config = load_config(config_file=_config_file(args.config_file), **overrides)
         plugin = config.plugins["pto-docs"]
@@ -64,11 +69,17 @@ def run(args, out: TextIO, err: TextIO) -> int:
         plugin.config.cache = use_cache
         plugin.dirty_build = use_cache  # dirty: MkDocs skips the pages the plugin reuses from the cache
         plugin.progress = Progress(stream=err, quiet=quiet)
+        if refuse_build_outputs(err, config["site_dir"], plugin.spec_root(config), plugin.config.cache_dir,
+                                force=bool(getattr(args, "force", False))):
+            return 2
         build(config, dirty=use_cache)
+    except OSError as exc:  # an unwritable or full disk while building: one message, exit 2
+        plugin.progress.clear() if "plugin" in locals() and plugin.progress else None
+        return write_error(err, exc, config["site_dir"] if "config" in locals() else "pto-docs build")
     except (PluginError, Abort, ConfigurationError) as exc:
         plugin.progress.clear() if "plugin" in locals() and plugin.progress else None
         err.write(f"pto-docs build: {exc}\n")
-        return 1
+        return 2 if isinstance(exc, ConfigurationError) else 1  # a bad configuration is a usage problem
     if plugin.summary_text:
         plugin.progress.summary(plugin.summary_text)
     return 0

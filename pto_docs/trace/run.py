@@ -67,6 +67,15 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     except ValueError as exc:
         err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
         return 2
+    from ..output_guard import OutputRefused, check_output_file
+    try:
+        for path in (json_out, markdown_out):
+            if path and path != "-":
+                from ..config import configured_spec_root
+                check_output_file(path, spec_root or configured_spec_root())
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return 2
     from ..commands.validate_cmd import load_or_report
     result = load_or_report(spec_root, err)
     if result is None:
@@ -76,13 +85,22 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     lock: ReviewLock | str = "auto"
     if stamp:
         text = lock_text(stamp_document(catalog, examples))
+        target = lock_path(catalog.root)
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            err.write(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular file; "
+                      "refusing to replace it\n")
+            return 2
         try:
             atomic_write(lock_path(catalog.root), text.encode("utf-8"))
         except OSError as exc:
             err.write(f"{lock_path(catalog.root)}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}\n")
             return 2
-        from .lock import read_lock
-        lock = read_lock(catalog.root)
+        from .lock import LockError, read_lock
+        try:
+            lock = read_lock(catalog.root)
+        except (LockError, OSError) as exc:
+            err.write(f"{lock_path(catalog.root)}: error[IO-WRITE]: the review lock just written cannot be read back: {exc}\n")
+            return 2
     report = build_report(catalog, result.tree, examples, lock=lock, check=check, policy=policy, date=date,
                           diagnostics=result.diagnostics, extra_findings=extra)
     outputs = []
@@ -95,7 +113,8 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
         try:
             _write(path, data, out)
         except OSError as exc:
-            err.write(f"{path}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
+            from ..output_guard import printable
+            err.write(f"{printable(path)}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
             return 2
     findings = findings_of(report)
     for finding in findings:
