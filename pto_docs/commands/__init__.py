@@ -11,6 +11,7 @@ COMMANDS: list[tuple[str, str, str]] = [
 ]
 COMMANDS.append(("evidence", "pto_docs.commands.evidence_cmd",
                  "rewrite or --check the derived catalogs, evidence and manifest of a tree pto-docs maintains"))
+COMMANDS.append(("avs", "pto_docs.commands.avs_cmd", "run the spec's AVS test points on the built-in ASL interpreter"))
 COMMANDS.append(("trace", "pto_docs.commands.trace_cmd", "traceability report and release gate (hashes, coverage, suspect links)"))
 
 
