@@ -38,3 +38,20 @@ def test_sample_of_avs_points_passes(real_load, real_decoders, tmp_path):
     failures = [(r["id"], r["status"], r["message"]) for r in results if r["status"] != "pass"]
     assert failures == []
     assert len(results) == len(sample) >= 8
+
+
+def test_every_avs_point_of_the_real_tree_passes(real_tree_root, real_load, real_decoders, tmp_path):
+    """The release gate RG-05 asks this of ASLRef; here it runs on pto-docs' own interpreter, every point."""
+    import contextlib
+    import io
+    import json
+
+    from pto_docs.cli import main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["avs", str(real_tree_root), "--decoders", str(real_decoders), "-q",
+                     "--cache-dir", str(tmp_path / "cache"), "--json", str(tmp_path / "avs.json")])
+    doc = json.loads((tmp_path / "avs.json").read_text("utf-8"))
+    failures = [(t["id"], t["status"], t["message"]) for t in doc["tests"] if t["status"] != "pass"]
+    assert failures == []
+    assert doc["summary"]["total"] == len(real_load.catalog.tests) and code == 0, out.getvalue()
