@@ -102,10 +102,13 @@ def cached_generated_asl(spec_root: Path, cache_dir: Path | None) -> str:
     except (OSError, UnicodeDecodeError):
         pass
     text = generated_asl(spec_root, "monolithic")
-    cache_file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache_file.with_suffix(".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(cache_file)
+    tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(cache_file)
+    except OSError:
+        tmp.unlink(missing_ok=True)
     return text
 
 
@@ -177,11 +180,15 @@ def _read_pickle(path: Path):
 
 
 def _write_pickle(path: Path, payload) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Best effort: a cache that cannot be written (read-only tree, full disk) only costs time."""
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    with tmp.open("wb") as handle:
-        pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("wb") as handle:
+            pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def model_from_sources(parts: list[tuple[str, str]], validation: dict[str, str],
