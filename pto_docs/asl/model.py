@@ -108,7 +108,7 @@ def cached_generated_asl(spec_root: Path, cache_dir: Path | None) -> str:
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(cache_file)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        _discard(tmp)
     return text
 
 
@@ -175,8 +175,15 @@ def _read_pickle(path: Path):
             return payload
     except Exception:  # noqa: BLE001 - a damaged cache is discarded and rebuilt
         pass
-    path.unlink(missing_ok=True)
+    _discard(path)
     return None
+
+
+def _discard(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _write_pickle(path: Path, payload) -> None:
@@ -188,7 +195,7 @@ def _write_pickle(path: Path, payload) -> None:
             pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(path)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        _discard(tmp)
 
 
 def model_from_sources(parts: list[tuple[str, str]], validation: dict[str, str],
