@@ -1,4 +1,5 @@
-"""Compile expression trees to Python closures ``fn(frame) -> value``.
+"""Compile expression trees to Python closures ``fn(frame) -> value`` (used for global initialisers;
+subprograms are translated to Python source by codegen.py).
 
 A frame is a list: slot 0 holds the return value, the other slots hold the function's locals.
 Globals live in the program's list ``G``; constants whose value is known are folded.

@@ -125,16 +125,27 @@ def _read_pickle(path: Path):
             return payload
     except Exception:  # noqa: BLE001 - a damaged cache is discarded and rebuilt
         pass
-    path.unlink(missing_ok=True)
+    _discard(path)
     return None
 
 
+def _discard(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
 def _write_pickle(path: Path, payload) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Best effort: a cache that cannot be written (read-only tree, full disk) only costs time."""
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    with tmp.open("wb") as handle:
-        pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("wb") as handle:
+            pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    except OSError:
+        _discard(tmp)
 
 
 def model_from_sources(parts: list[tuple[str, str]], validation: dict[str, str],

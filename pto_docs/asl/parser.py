@@ -1,6 +1,8 @@
-"""Recursive-descent parser for ASL v1 producing a tuple AST (see ``ast.md`` shapes in README).
+"""Recursive-descent parser for ASL v1 producing a tuple tree.
 
-Expressions are ``(tag, offset, ...)`` tuples, statements likewise, types are ``(tag, ...)`` tuples.
+Expressions are ``(tag, offset, ...)`` tuples, statements likewise, types are ``(tag, ...)`` tuples;
+declarations are ``("func", ...)``, ``("global", ...)`` and ``("type", ...)``. An accessor becomes two
+functions (its getter and ``NAME__setter``).
 Binary operators follow ASLRef's precedence levels; mixing two different operators of one level
 without parentheses is rejected, as ASLRef rejects it.
 """

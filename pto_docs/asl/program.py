@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 
 from .codegen_stmt import StmtGen
-from .compile_expr import constant, fold
-from .compile_stmt import StmtCompiler
+from .compile_expr import ExprCompiler, constant, fold
 from .errors import AslCompileError, AslError
 from .runtime_helpers import HELPERS
 from .stdlib import PRIMITIVES
@@ -190,36 +189,9 @@ class Program:
             return constant(name)
         raise AslCompileError(f"unknown identifier {name}")
 
-    def global_writer(self, name):
-        j = self.global_index.get(name)
-        if j is None:
-            raise AslCompileError(f"assignment to unknown identifier {name}")
-        G = self.G
-        mark = self.dirty.add
-
-        def write(f, v):
-            mark((j,))
-            G[j] = v
-
-        return write
-
-    def global_container(self, name):
-        """Read a global that is about to be mutated in place (marks it for the next reset)."""
-        j = self.global_index.get(name)
-        if j is None:
-            raise AslCompileError(f"assignment to unknown identifier {name}")
-        G = self.G
-        mark = self.dirty.add
-
-        def read(f):
-            mark((j,))
-            return G[j]
-
-        return read
-
     def initialize(self, decls=None):
         """Evaluate global initialisers in declaration order (a fresh run's state)."""
-        comp = StmtCompiler(self, {})
+        comp = ExprCompiler(self, {})
         frame = [None]
         for d in decls if decls is not None else self.global_decls:
             _, _, kind, name, ty, init = d
@@ -234,7 +206,7 @@ class Program:
     def initialize_one(self, d):
         """Add and evaluate one global declared after the model's (a test file's own global)."""
         _, _, kind, name, ty, init = d
-        comp = StmtCompiler(self, {})
+        comp = ExprCompiler(self, {})
         if init is not None:
             value = comp.rhs(init)([None])
         else:

@@ -29,3 +29,10 @@ def test_parse_cache_is_reused_and_damage_is_repaired(tmp_path):
     assert other.digest != first.digest
     assert len(list(tmp_path.glob("asl-model-*.pickle"))) == 2
     json.dumps(first.digest)
+
+
+def test_an_unwritable_cache_only_costs_time(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    model = model_from_sources([("a.asl", "constant K = 1;\n")], {}, blocker / "cache")
+    assert model.decls[0][3] == "K"
