@@ -41,5 +41,5 @@ def trace(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks only (never run as tests). Set PTO_SPEC_CHECKOUT for the real-tree figures."""
     session.install("-e", ".")
-    env = {k: v for k, v in os.environ.items() if k == "PTO_SPEC_CHECKOUT"}
+    env = {k: v for k, v in os.environ.items() if k in ("PTO_SPEC_CHECKOUT", "PTO_DOCS_AVS_DECODERS")}
     session.run("python", "benchmarks/run.py", *session.posargs, env=env)

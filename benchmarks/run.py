@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 MODULES = ["benchmarks.bench_executor", "benchmarks.bench_validate", "benchmarks.bench_trace", "benchmarks.bench_site",
-           "benchmarks.bench_serve"]
+           "benchmarks.bench_serve", "benchmarks.bench_avs"]
 
 
 def main(argv: list[str]) -> int:
