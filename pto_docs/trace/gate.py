@@ -44,6 +44,11 @@ CODES: dict[str, tuple[str, str]] = {
     "example-digest-mismatch": (ERROR, "a worked example's result digest differs from the pinned one"),
     "example-failed": (ERROR, "a worked example could not run"),
     "example-unpinned": (WARNING, "a worked example without a pinned digest while the tree has a review lock"),
+    # AVS results (pto-docs trace --avs): the spec's test points run on pto-docs' ASL interpreter
+    "avs-fail": (ERROR, "an AVS test point failed (an assertion of the test did not hold)"),
+    "avs-error": (ERROR, "an AVS test point ended in a dynamic error"),
+    "avs-stale": (ERROR, "an AVS result describes an older version of its test file"),
+    "avs-missing": (ERROR, "an AVS test point has no result in the given results"),
     # suspect links
     "link-suspect": (ERROR, "an end of a reviewed link changed since it was stamped"),
     "link-unstamped": (ERROR, "a link that was never reviewed"),

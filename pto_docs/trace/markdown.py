@@ -166,6 +166,9 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
             out += _table([L["requirement"], L["test"], L["reason"]],
                           [[_code(c["requirement"]), _code(c["test"]), _cell(c["reason"])] for c in links["coverage_suspect"]], L)
 
+    if "avs" in report:
+        out += _avs_section(report, L)
+
     out += [f"## {L['findings']}", ""]
     out += _table([L["severity"], L["code"], L["id"], L["file"], L["reason"]],
                   [[L.get(f["severity"], f["severity"]), _code(f["code"]), _code(f["id"]), _code(f["path"]), _cell(f["message"])]
@@ -173,6 +176,20 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
+
+
+def _avs_section(report: Mapping[str, Any], L: Mapping[str, str]) -> list[str]:
+    avs = report["avs"]
+    out = [f"## {L['avs']}", "", L["avs_intro"].format(profile=_text(avs["profile"])), ""]
+    counts = avs["counts"]
+    out += _table([L["status"], L["count"]], [[L.get(k, k), str(counts[k])] for k in counts], L)
+    failing = [t for t in report["tests"] if t.get("avs") and t["avs"]["status"] != "pass"]
+    if failing:
+        out += [f"### {L['avs_not_passing']}", ""]
+        out += _table([L["test"], L["status"], L["file"], L["reason"]],
+                      [[_code(t["id"]), L.get(t["avs"]["status"], t["avs"]["status"]), _code(t["path"]),
+                        _cell(t["avs"]["message"])] for t in failing], L)
+    return out
 
 
 def _short(sha: str | None) -> str | None:

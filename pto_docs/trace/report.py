@@ -52,8 +52,10 @@ def report_bytes(report: Mapping[str, Any]) -> bytes:
 
 def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: ReviewLock | None | str = AUTO,
                  check: bool = False, policy: Policy | None = None, date: str | None = None,
-                 diagnostics: Iterable = (), extra_findings: Iterable[tuple[str, str, str, str]] = ()) -> dict[str, Any]:
-    """The whole report as plain JSON data. ``lock="auto"`` reads ``pto-docs.review-lock.json`` of the root."""
+                 diagnostics: Iterable = (), extra_findings: Iterable[tuple[str, str, str, str]] = (),
+                 avs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The whole report as plain JSON data. ``lock="auto"`` reads ``pto-docs.review-lock.json`` of the root.
+    ``avs``: a ``pto-docs.avs.v1`` document (``pto-docs avs --json``) whose results join the test rows."""
     policy = policy or Policy()
     examples = tuple(examples)
     lock_error = None
@@ -68,6 +70,8 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     report = builder.build()
     raw = builder.raw_findings
     raw.extend(extra_findings)
+    if avs is not None:
+        raw.extend(_join_avs(report, catalog, avs))
     if lock_error:
         raw.append(("lock-invalid", LOCK_NAME, LOCK_NAME, lock_error))
     elif check and lock is None:
@@ -86,10 +90,25 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     consulted = builder.consulted
     if lock is not None and lock.sha256:
         consulted[LOCK_NAME] = lock.sha256
+    if avs is not None:
+        consulted["(pto-docs avs results)"] = canonical_sha256(avs)
     report["release"]["inputs_sha256"] = canonical_sha256(dict(sorted(consulted.items())))
     if date:
         report["release"]["date"] = date
     return report
+
+
+def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """Each loaded test row gains its AVS status; the report gains the counts; the findings of every point that
+    did not pass on the current tree are returned."""
+    from .avs_status import avs_findings, avs_statuses, avs_summary
+    statuses = avs_statuses(catalog, avs)
+    for row in report["tests"]:
+        status = statuses.get(row.get("id") or "") if row.get("loaded") else None
+        if status is not None:
+            row["avs"] = {"status": status.status, "message": status.message}
+    report["avs"] = {"profile": avs.get("profile", ""), "counts": avs_summary(statuses)}
+    return avs_findings(catalog, statuses)
 
 
 def findings_of(report: Mapping[str, Any]) -> list[Finding]:

@@ -1,0 +1,83 @@
+"""AVS results (``pto-docs avs --json``, schema ``pto-docs.avs.v1``) read back for the report and the pages.
+
+A result belongs to the tree only while the test file it ran is unchanged: each result carries the sha256 of
+that file, and a different hash makes the result *stale*. A test point without a result is *missing*."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model import Catalog
+
+SCHEMA = "pto-docs.avs.v1"
+STATUSES = ("pass", "fail", "error", "stale", "missing")
+
+
+class AvsResultsError(ValueError):
+    """The results file cannot be used (unreadable, not JSON, not pto-docs.avs.v1)."""
+
+
+@dataclass(frozen=True)
+class AvsStatus:
+    status: str  # pass | fail | error | stale | missing
+    message: str = ""
+    profile: str = ""
+
+
+def read_avs_results(path: str | Path) -> dict:
+    """The checked ``pto-docs.avs.v1`` document at ``path``."""
+    from ..schema_registry import validator
+    from ..strict_parse import loads_json
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+        doc = loads_json(text)
+    except OSError as exc:
+        raise AvsResultsError(f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise AvsResultsError("not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise AvsResultsError(f"not JSON: {getattr(exc, 'msg', exc)}") from None
+    errors = sorted(validator("avs").iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/" + "/".join(str(p) for p in errors[0].absolute_path)
+        raise AvsResultsError(f"not a {SCHEMA} document: {errors[0].message} (at {where})")
+    return doc
+
+
+def avs_statuses(catalog: Catalog, doc: Mapping | None) -> dict[str, AvsStatus]:
+    """Every test point of the tree with its status in ``doc`` (None: no results, an empty mapping)."""
+    if doc is None:
+        return {}
+    profile = doc.get("profile", "")
+    results = {r["id"]: r for r in doc.get("tests", ())}
+    out = {}
+    for tid, test in catalog.tests.items():
+        result = results.get(tid)
+        if result is None:
+            out[tid] = AvsStatus("missing", "no result for this test point", profile)
+        elif result.get("sha256") != test.file.sha256:
+            out[tid] = AvsStatus("stale", f"the result ran {result.get('path')} at sha256 "
+                                          f"{result.get('sha256') or '(not recorded)'}; the file is now {test.file.sha256}",
+                                 profile)
+        else:
+            out[tid] = AvsStatus(result["status"], result.get("message", ""), profile)
+    return out
+
+
+def avs_findings(catalog: Catalog, statuses: Mapping[str, AvsStatus]) -> list[tuple[str, str, str, str]]:
+    """(code, id, path, message) for every test point that did not pass on the current tree."""
+    raw = []
+    for tid, status in sorted(statuses.items()):
+        if status.status != "pass":
+            raw.append((f"avs-{status.status}", tid, catalog.tests[tid].path, status.message or status.status))
+    return raw
+
+
+def avs_summary(statuses: Mapping[str, AvsStatus]) -> dict[str, int]:
+    counts = dict.fromkeys(STATUSES, 0)
+    for status in statuses.values():
+        counts[status.status] += 1
+    return counts

@@ -1,0 +1,65 @@
+"""AVS results joined to the traceability report: per-test status, counts, findings, the report page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pto_docs.schema_registry import validator
+from pto_docs.trace import build_report, report_markdown
+from pto_docs.trace.avs_status import AvsResultsError, read_avs_results
+
+
+def avs_doc(catalog, *, fail: str, stale: str, missing: str) -> dict:
+    tests = []
+    for tid, t in sorted(catalog.tests.items()):
+        if tid == missing:
+            continue
+        status = "fail" if tid == fail else "pass"
+        sha = "0" * 64 if tid == stale else t.file.sha256
+        tests.append({"id": tid, "path": t.path, "kind": t.kind, "status": status,
+                      "message": "t.asl:3:5: assertion failed: x == 1" if status == "fail" else "",
+                      "seconds": 0.01, "sha256": sha})
+    summary = {"total": len(tests), "pass": sum(t["status"] == "pass" for t in tests),
+               "fail": sum(t["status"] == "fail" for t in tests), "error": 0}
+    return {"schema": "pto-docs.avs.v1", "profile": "pto-v0", "tests": tests, "summary": summary}
+
+
+def test_every_test_row_carries_its_status_on_the_current_tree(catalog_load):
+    catalog = catalog_load.catalog
+    fail, stale, missing = sorted(catalog.tests)[:3]
+    report = build_report(catalog, catalog_load.tree, (), avs=avs_doc(catalog, fail=fail, stale=stale, missing=missing))
+    validator("traceability-report").validate(json.loads(json.dumps(report)))
+    status = {row["id"]: row["avs"]["status"] for row in report["tests"] if "avs" in row}
+    assert set(status) == set(catalog.tests)
+    assert (status[fail], status[stale], status[missing]) == ("fail", "stale", "missing")
+    assert report["avs"]["counts"] == {"pass": len(catalog.tests) - 3, "fail": 1, "error": 0, "stale": 1, "missing": 1}
+    codes = {(f["code"], f["id"]) for f in report["findings"] if f["code"].startswith("avs-")}
+    assert codes == {("avs-fail", fail), ("avs-stale", stale), ("avs-missing", missing)}
+    assert report["summary"]["verdict"] == "fail"
+    page = report_markdown(report)
+    assert "## AVS test points on the pto-docs ASL interpreter" in page and "assertion failed: x == 1" in page
+
+
+def test_results_that_all_pass_leave_the_verdict_to_the_rest(catalog_load):
+    catalog = catalog_load.catalog
+    doc = avs_doc(catalog, fail="", stale="", missing="")
+    with_avs = build_report(catalog, catalog_load.tree, (), avs=doc)
+    without = build_report(catalog, catalog_load.tree, ())
+    assert with_avs["summary"]["verdict"] == without["summary"]["verdict"]
+    assert not [f for f in with_avs["findings"] if f["code"].startswith("avs-")]
+    assert with_avs["release"]["inputs_sha256"] != without["release"]["inputs_sha256"]
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"{", "not JSON"),
+    (b'{"schema": "pto-docs.avs.v1"}', "not a pto-docs.avs.v1 document"),
+    (b"\xff\xfe", "not UTF-8"),
+    (b'{"schema": "pto-docs.avs.v1", "schema": "x"}', "not JSON"),
+])
+def test_unusable_results_are_one_clear_message(tmp_path, content, message):
+    path = tmp_path / "avs.json"
+    path.write_bytes(content)
+    with pytest.raises(AvsResultsError, match=message):
+        read_avs_results(path)
