@@ -9,6 +9,7 @@ from typing import TextIO
 COMMANDS: list[tuple[str, str, str]] = [
     ("build", "pto_docs.commands.build_cmd", "build the bilingual MkDocs site (same as mkdocs build --strict)"),
 ]
+COMMANDS.append(("init", "pto_docs.commands.init_cmd", "write a minimal mkdocs.yml for a spec tree (never overwrites)"))
 COMMANDS.append(("trace", "pto_docs.commands.trace_cmd", "traceability report and release gate (hashes, coverage, suspect links)"))
 
 

@@ -25,6 +25,7 @@ def _rebuild(config_file: Path, site_dir: Path, dirty: bool = True) -> dict[str,
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     config = load_config(config_file=str(config_file), site_dir=str(site_dir))  # as serve's get_config()
+    config.plugins.on_startup(command="serve", dirty=dirty)
     config.site_url = "http://127.0.0.1:8000/"
     build(config, serve_url=config.site_url, dirty=dirty)
     report = json.loads((config_file.parent / "cache" / "last-build.json").read_text("utf-8"))
@@ -56,6 +57,7 @@ def test_serve_without_dirty_rebuilds_every_page(tmp_path, tree):
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     config = load_config(config_file=str(config_file), site_dir=str(site))
+    config.plugins.on_startup(command="serve", dirty=False)
     build(config, serve_url="http://127.0.0.1:8000/", dirty=False)
     assert not (tmp_path / "cache" / "last-build.json").exists()  # a clean build neither reads nor writes the cache
     assert (site / TMUL[:-3] / "index.html").is_file()

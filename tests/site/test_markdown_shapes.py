@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from mkdocs.structure.pages import Page
 
-from pto_docs.render import markdown_shapes
+from pto_docs.site.speedups import markdown_shapes
 from tests.mkdocs_config import build_catalog
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pto_docs.render import search_fast
+from pto_docs.site.speedups import search_fast
 from tests.mkdocs_config import config_copy
 
 material = pytest.importorskip("material.plugins.search.plugin")

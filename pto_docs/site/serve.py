@@ -1,7 +1,7 @@
 """``mkdocs serve``: what the plugin knows about the live site directory between rebuilds of one process.
 
 ``mkdocs serve`` rebuilds into the same directory after every save, and most pages come out byte-identical
-(the page cache gives the same HTML for the same page key, render/cache.py). Rewriting all of them (and
+(the page cache gives the same HTML for the same page key, cache.py). Rewriting all of them (and
 staging a whole new site to swap in, as ``pto-docs build`` does) costs more than the one page that changed,
 so while serving the plugin writes in place and :class:`WrittenPages` remembers, per language directory, the
 page key of every page file this process wrote there: a reused page whose file still holds its key is not
@@ -21,7 +21,6 @@ import gc
 import hashlib
 import logging
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -35,25 +34,6 @@ _WRITTEN: dict[str, dict[str, str]] = {}
 _AFTER: dict = {"builds": 0, "thread": None, "stop": threading.Event(), "skipped": 0, "paused": False}
 COLLECT_AFTER = 1.0  # seconds after a rebuild: the browsers have fetched the reloaded page by then
 MAX_SKIPPED = 3
-
-
-def mkdocs_build_argument(name: str):
-    """An argument of the ``mkdocs.commands.build.build`` call that runs the current plugin event (None outside).
-
-    MkDocs tells plugins its command and ``--dirty`` only in ``on_startup``, which would make MkDocs keep one
-    plugin instance for every build (and each language build needs its own), so read them from that frame."""
-    from mkdocs.commands import build as build_module
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code is build_module.build.__code__:
-            return frame.f_locals.get(name)
-        frame = frame.f_back
-    return None
-
-
-def mkdocs_serving() -> bool:
-    """Whether the running MkDocs build is one of ``mkdocs serve`` (its ``build`` call has a ``serve_url``)."""
-    return mkdocs_build_argument("serve_url") is not None
 
 
 class WrittenPages:

@@ -4,10 +4,10 @@ A page's key is the sha256 of
   * the page itself: its Markdown and every fragment (so any change to a unit, test, ADR, translation, label,
     template or schema that reaches the page changes the key; one that does not reach it cannot matter);
   * the build signature: pto-docs, MkDocs, Material and Python-Markdown versions, the source of the modules
-    that post-process pages (the plugin, render/nav_cache.py, render/markdown_shapes.py,
-    render/search_fast.py), the page language, the whole navigation (titles and URLs: every page's
+    that post-process pages (the plugin and site/speedups/), the page language, the whole navigation (titles and URLs: every page's
     sidebar and previous/next links), the site configuration that reaches a page (theme, features, extra,
-    Markdown extensions, site name and URL) and the content of every file of the theme's custom_dir.
+    Markdown extensions, site name and URL) and the content of every file of the theme's custom_dir and of
+    our own theme overrides.
 Nothing is keyed by time or path stamps, so a stale entry cannot be found: a changed input is a different key.
 
 The value is the page's final HTML (after every plugin) and its Material search entries, so a reused page
@@ -47,12 +47,18 @@ def sha256_files(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _post_processing_sources(mkdocs_plugin) -> str:
-    """The source of every module that shapes a page's HTML after its parts (the plugin, the navigation
-    cache, the Markdown shapes, the search indexer): a change to any of them is a different signature."""
-    from . import markdown_shapes, nav_cache, search_fast
+def post_processing_modules() -> tuple:
+    """Every module that shapes a page's HTML after its parts: the plugin and its build, the configuration it
+    adds to MkDocs', the navigation cache, the Markdown shapes, the search indexer and the minifier."""
+    from . import build, config, plugin
+    from .speedups import markdown_shapes, minify, nav_cache, search_fast
+    return (plugin, build, config, nav_cache, markdown_shapes, search_fast, minify)
+
+
+def _post_processing_sources() -> str:
+    """The source of every post-processing module: a change to any of them is a different signature."""
     digest = hashlib.sha256()
-    for module in (mkdocs_plugin, nav_cache, markdown_shapes, search_fast):
+    for module in post_processing_modules():
         digest.update(hashlib.sha256(Path(module.__file__).read_bytes()).digest())
     return digest.hexdigest()
 
@@ -62,12 +68,13 @@ def build_signature(config, locale: str) -> str:
     import material
     import mkdocs
 
-    from .. import __version__, mkdocs_plugin
+    from .. import __version__
+    from ..resources import OVERRIDES_DIR
     theme = config.theme
     site = {
         "format": FORMAT, "pto_docs": __version__, "mkdocs": mkdocs.__version__,
         "material": getattr(material, "__version__", "?"), "markdown": markdown.__version__, "locale": locale,
-        "plugin": _post_processing_sources(mkdocs_plugin),
+        "plugin": _post_processing_sources(),
         "nav": config.nav, "site_name": config.site_name, "site_url": config.site_url,
         "use_directory_urls": config.use_directory_urls, "extra": dict(config.extra),
         "extra_css": list(config.extra_css), "extra_javascript": [str(j) for j in config.extra_javascript],
@@ -75,6 +82,7 @@ def build_signature(config, locale: str) -> str:
         "copyright": config.copyright, "repo_url": config.repo_url, "edit_uri": config.edit_uri,
         "theme": {k: theme[k] for k in sorted(theme.keys()) if k not in ("custom_dir",)},
         "custom_dir": sha256_files(Path(theme.custom_dir)) if theme.custom_dir else None,
+        "overrides": sha256_files(OVERRIDES_DIR),  # our theme overrides (config.py adds them to theme.dirs)
         "theme_dirs": [str(d) for d in theme.dirs],
         "plugins": [name for name in config.plugins],
     }

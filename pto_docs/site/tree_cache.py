@@ -65,8 +65,8 @@ def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, 
     """The digest; with ``keep``, every spec file's bytes and sha256 read for it (by absolute path), which the
     loader then parses instead of reading the tree again (so the digest describes exactly the bytes parsed)."""
     from .. import __file__ as package_init
+    from ..resources import TEMPLATES_DIR
     from ..sources.release import git_identity
-    from .env import TEMPLATES_DIR
     digest = hashlib.sha256(f"pto-docs tree digest {FORMAT}\n".encode())
     _hash_dir(digest, Path(root).resolve(), "spec", keep)
     digest.update(json.dumps(git_identity(Path(root).resolve())).encode())
