@@ -37,7 +37,7 @@ def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site
     """MkDocs' configuration of a site build: ``config_file``, else the configuration shipped with pto-docs
     (resources.DEFAULT_CONFIG: the hand-written site sources, ``site/`` in the working directory)."""
     from mkdocs.config import load_config
-    from mkdocs.exceptions import ConfigurationError
+    from mkdocs.exceptions import Abort, ConfigurationError
 
     from .resources import DEFAULT_CONFIG, SITE_SRC_DIR
     from .site.config import check_mkdocs_config
@@ -53,8 +53,8 @@ def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site
         overrides["site_dir"] = os.path.abspath(site_dir)
     try:
         config = load_config(config_file=config_file, **overrides)
-    except ConfigurationError as exc:
-        raise ConfigProblem(f"{config_file}: {exc} (the problems are listed above)") from None
+    except (ConfigurationError, Abort) as exc:  # MkDocs has logged each problem
+        raise ConfigProblem(f"{config_file}: {exc}") from None
     if "pto-docs" not in config.plugins:
         raise ConfigProblem(f"{config_file}: the pto-docs plugin is not among its plugins")
     try:

@@ -42,10 +42,6 @@ from .speedups.minify import minify_chrome
 log = logging.getLogger("mkdocs.plugins.pto-docs")
 
 
-def locale_dir(locale: str, primary: str) -> str:
-    return "" if locale == primary else f"{locale}/"
-
-
 def _not_modified() -> bool:
     return False
 
@@ -89,7 +85,7 @@ class SiteBuild:
         """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
         other = SiteBuild(copy.copy(self.options), command=self.command, dirty=self.dirty, locale=locale,
                           progress=self.progress)
-        other.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, locale_dir(locale, self.primary))
+        other.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, output.locale_dir(locale, self.primary))
         other.digest = self.digest
         other.state = self.state
         return other
@@ -158,10 +154,10 @@ class SiteBuild:
                     plugin.is_dirty = False
                 self.search = plugin
         config["nav"] = self.manifest["nav"] if self.manifest is not None else navigation(self.state.renderer, locale)
-        back = "../" * locale_dir(locale, self.primary).count("/")
+        back = "../" * output.locale_dir(locale, self.primary).count("/")
         config.extra["alternate"] = [
             {"name": labels(loc).t("language_name"), "lang": loc,
-             "link": (back + locale_dir(loc, self.primary)) if loc != locale else "./"}
+             "link": (back + output.locale_dir(loc, self.primary)) if loc != locale else "./"}
             for loc in self.options.languages]
         config["site_name"] = labels(locale).t("site_name")
         if primary and not self.in_place:
@@ -216,7 +212,8 @@ class SiteBuild:
                 current_progress().stage("hashing the spec tree")
             settings = {k: v for k, v in dict(self.options).items() if k not in ("cache_dir",)}
             self.preread = {} if self.locale is None else None
-            self.digest = tree_digest(root, self.templates_dir(config), settings, keep=self.preread)
+            outputs = (self.final_site_dir or config.site_dir, cache_dir)
+            self.digest = tree_digest(root, self.templates_dir(config), settings, keep=self.preread, outputs=outputs)
         return TreeManifest(cache_dir, self.here).load(self.digest)
 
     # -- pages ---------------------------------------------------------------------------------------
@@ -360,11 +357,11 @@ class SiteBuild:
     def page_context(self, context, page):
         locale = self.here
         up = "../" * routes.depth(page.url)
-        back = "../" * locale_dir(locale, self.primary).count("/")
+        back = "../" * output.locale_dir(locale, self.primary).count("/")
         context["pto_locale"] = locale
         context["pto_alternates"] = [
             {"name": labels(loc).t("language_name"), "lang": loc, "current": loc == locale,
-             "href": (up + back + locale_dir(loc, self.primary) + page.url) or "./"}
+             "href": (up + back + output.locale_dir(loc, self.primary) + page.url) or "./"}
             for loc in self.options.languages]
         return context
 

@@ -47,19 +47,18 @@ def sha256_files(root: Path) -> str:
     return digest.hexdigest()
 
 
-def post_processing_modules() -> tuple:
-    """Every module that shapes a page's HTML after its parts: the plugin and its build, the configuration it
-    adds to MkDocs', the navigation cache, the Markdown shapes, the search indexer and the minifier."""
-    from . import build, config, plugin
-    from .speedups import markdown_shapes, minify, nav_cache, search_fast
-    return (plugin, build, config, nav_cache, markdown_shapes, search_fast, minify)
+SITE_DIR = Path(__file__).resolve().parent
+# Every module that shapes a page's HTML after its parts: the plugin and its build, the configuration it adds to
+# MkDocs', the navigation cache, the Markdown shapes, the search indexer and the minifier (by file, not import).
+POST_PROCESSING = ("plugin.py", "build.py", "config.py", "speedups/nav_cache.py", "speedups/markdown_shapes.py",
+                   "speedups/search_fast.py", "speedups/minify.py")
 
 
-def _post_processing_sources() -> str:
+def _post_processing_sources(root: Path = SITE_DIR) -> str:
     """The source of every post-processing module: a change to any of them is a different signature."""
     digest = hashlib.sha256()
-    for module in post_processing_modules():
-        digest.update(hashlib.sha256(Path(module.__file__).read_bytes()).digest())
+    for name in POST_PROCESSING:
+        digest.update(hashlib.sha256((root / name).read_bytes()).digest())
     return digest.hexdigest()
 
 

@@ -28,10 +28,10 @@ class SpecRoot(c.Type):
     def __init__(self, default: str):
         super().__init__(str, default=default)
 
-    def run_validation(self, value):
-        if value is None:
+    def validate(self, value):
+        if value is None:  # (MkDocs would put the default in its place)
             raise base.ValidationError("is empty (an !ENV tag whose variables are unset, without a default?)")
-        return super().run_validation(value)
+        return super().validate(value)
 
 
 class TracePolicy(c.Type):

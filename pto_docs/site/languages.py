@@ -67,10 +67,9 @@ class Languages:
             self._fork(locale)
 
     def _fork(self, locale: str) -> None:
-        from .build import locale_dir
         config = self.config
         if self.primary.in_place:  # the language's directory of the live site; nothing to move afterwards
-            staging, target = os.path.join(config.site_dir, locale_dir(locale, self.primary.primary)), None
+            staging, target = os.path.join(config.site_dir, output.locale_dir(locale, self.primary.primary)), None
         else:
             staging = target = output.language_staging_dir(config.site_dir, locale)
             shutil.rmtree(staging, ignore_errors=True)
@@ -172,7 +171,6 @@ class Languages:
 
     def finish(self, config) -> list[dict]:
         """The primary build is done: the further languages' results (their sites moved into place)."""
-        from .build import locale_dir
         if not self.parallel:
             return self._sequential(config)
         failures = self._wait()
@@ -182,7 +180,7 @@ class Languages:
         results = []
         for child in self.children:
             if child["dir"]:  # staged: move it into the site
-                os.replace(child["dir"], os.path.join(config.site_dir, locale_dir(child["locale"], self.primary.primary)))
+                os.replace(child["dir"], os.path.join(config.site_dir, output.locale_dir(child["locale"], self.primary.primary)))
             elif child["written"] is not None:
                 serve.adopt(child["site"], child["written"])
             else:
@@ -193,11 +191,10 @@ class Languages:
         return results
 
     def _sequential(self, config) -> list[dict]:
-        from .build import locale_dir
         results = []
         for locale in self.primary.options.languages[1:]:
             build = self.primary.further(locale, config)
-            site_dir = os.path.join(config.site_dir, locale_dir(locale, self.primary.primary))
+            site_dir = os.path.join(config.site_dir, output.locale_dir(locale, self.primary.primary))
             log.info(f"pto-docs: building the {locale} site into {site_dir}")
             current_progress().stage(f"building {locale}")
             _mkdocs_build(build, config, site_dir)

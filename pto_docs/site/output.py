@@ -19,6 +19,11 @@ from pathlib import Path
 HANDOFF_PREFIX = "pto-docs-handoff-"
 
 
+def locale_dir(locale: str, primary: str) -> str:
+    """Where a language's site lies in the whole site: the primary language at its root, others in <lang>/."""
+    return "" if locale == primary else f"{locale}/"
+
+
 def staging_dir(final: str) -> str:
     parent, name = os.path.split(os.path.abspath(final))
     return os.path.join(parent, f".{name}.pto-build-{os.getpid()}")

@@ -32,12 +32,13 @@ LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pyg
              "jsonschema", "jieba", "pyyaml")
 
 
-def _hash_dir(digest, root: Path, label: str, keep: dict | None = None) -> None:
+def _hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: frozenset[str] = frozenset()) -> None:
     digest.update(f"\0dir\0{label}\0".encode())
     if not root.is_dir():
         return
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git") and d != "__pycache__")
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git") and d != "__pycache__"
+                             and os.path.join(dirpath, d) not in skip)
         for name in sorted(filenames):
             full = os.path.join(dirpath, name)
             try:
@@ -61,14 +62,17 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, Any], keep: dict | None = None) -> str:
+def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, Any], keep: dict | None = None,
+                outputs: tuple[str, ...] = ()) -> str:
     """The digest; with ``keep``, every spec file's bytes and sha256 read for it (by absolute path), which the
-    loader then parses instead of reading the tree again (so the digest describes exactly the bytes parsed)."""
+    loader then parses instead of reading the tree again (so the digest describes exactly the bytes parsed).
+    ``outputs``: our own output directories (site, cache), left out where they lie inside the spec root."""
     from .. import __file__ as package_init
     from ..resources import TEMPLATES_DIR
     from ..sources.release import git_identity
     digest = hashlib.sha256(f"pto-docs tree digest {FORMAT}\n".encode())
-    _hash_dir(digest, Path(root).resolve(), "spec", keep)
+    skip = frozenset(os.path.realpath(path) for path in outputs if path)
+    _hash_dir(digest, Path(root).resolve(), "spec", keep, skip)
     digest.update(json.dumps(git_identity(Path(root).resolve())).encode())
     _hash_dir(digest, Path(package_init).resolve().parent, "pto_docs")
     _hash_dir(digest, Path(templates_dir or TEMPLATES_DIR), "templates")
