@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 MAGIC = b"PTODOCS-PAGES\n"
+TRAILER = b"PTODOCS-END\n"
+log = logging.getLogger("pto_docs.cache")  # (not MkDocs' logger: a discarded cache must not fail a strict build)
 # pack path -> (its stat when this process wrote or read it, its entries): the next PageCache reuses them
 _SAVED: dict[str, tuple[tuple, dict]] = {}
 
@@ -110,8 +113,25 @@ def page_key(signature: str, src_uri: str, parts) -> str:
     return key
 
 
+class CacheDamaged(Exception):
+    """A page pack that is not one this version of pto-docs wrote intact (damaged, truncated, foreign)."""
+
+
+def _entry_digest(key: str, blob: bytes, entries: list[dict[str, Any]]) -> str:
+    """What an entry is stored under: its key, its compressed HTML and its search entries, hashed together, so
+    a damaged blob, a truncated pack and entries moved to another key all fail :func:`_read_pack`."""
+    digest = hashlib.sha256(key.encode("utf-8") + b"\0")
+    digest.update(len(blob).to_bytes(8, "little") + blob)
+    digest.update(json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    return digest.hexdigest()
+
+
 class PageCache:
-    """The page pack of one language: ``get`` from the last build, ``put`` for the next one, ``save``."""
+    """The page pack of one language: ``get`` from the last build, ``put`` for the next one, ``save``.
+
+    A pack that fails verification is reported once (a warning naming it) and treated as empty: every page is
+    built again and the next save replaces it. The warning goes to the ``pto_docs`` logger, outside MkDocs'
+    own, so a strict build does not fail on it: the site it gives is the clean build's."""
 
     def __init__(self, directory: str | os.PathLike | None, locale: str):
         self.path = Path(directory) / f"pages-{locale}.pack" if directory else None
@@ -123,8 +143,10 @@ class PageCache:
         elif self.path is not None and self.path.is_file():
             try:
                 self.old = _read_pack(self.path)
-            except Exception:  # an unreadable pack is an empty cache, never an error
+            except (CacheDamaged, OSError) as exc:
                 self.old = {}
+                log.warning(f"pto-docs: the page cache {self.path} cannot be used ({exc}); "
+                            f"discarded, its pages are built again")
 
     def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
         entries = self.entries(key)
@@ -152,7 +174,7 @@ class PageCache:
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         index, blobs, offset = {}, [], 0
         for key, (blob, entries) in self.new.items():
-            index[key] = [offset, len(blob), entries]
+            index[key] = [offset, len(blob), entries, _entry_digest(key, blob, entries)]
             blobs.append(blob)
             offset += len(blob)
         header = json.dumps({"format": FORMAT, "pages": index}, separators=(",", ":")).encode("utf-8")
@@ -160,6 +182,7 @@ class PageCache:
             fh.write(MAGIC + len(header).to_bytes(8, "little") + header)
             for blob in blobs:
                 fh.write(blob)
+            fh.write(TRAILER + len(header).to_bytes(8, "little") + offset.to_bytes(8, "little"))
         os.replace(tmp, self.path)
         _SAVED[str(self.path)] = (_stamp(self.path), self.new)
 
@@ -171,22 +194,43 @@ def preload(directory: str | os.PathLike, locale: str) -> None:
     stamp = _stamp(path)
     try:
         data = _read_pack(path)
-    except Exception:  # no pack to lend: the build reads it itself
+    except (CacheDamaged, OSError):  # no pack to lend: the build reads it itself (and reports it)
         return
     if stamp is not None and stamp == _stamp(path):  # not replaced while it was read
         _SAVED[str(path)] = (stamp, data)
 
 
 def _read_pack(path: Path) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:
-    """A pack: magic, header length, JSON header (key -> offset, length, search entries), zlib blobs. No pickle."""
+    """A pack: magic, header length, JSON header (key -> offset, length, search entries, entry digest), zlib
+    blobs, trailer (header and blob lengths). No pickle. Every entry is verified (:func:`_entry_digest`);
+    anything else raises :class:`CacheDamaged`."""
     data = path.read_bytes()
     if not data.startswith(MAGIC):
-        return {}
-    size = int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
+        raise CacheDamaged("not a pto-docs page pack")
     start = len(MAGIC) + 8
-    header = json.loads(data[start:start + size])
-    if header.get("format") != FORMAT:
-        return {}
-    base = start + size
-    view = memoryview(data)
-    return {key: (bytes(view[base + off:base + off + n]), entries) for key, (off, n, entries) in header["pages"].items()}
+    size = int.from_bytes(data[len(MAGIC):start], "little")
+    tail = len(TRAILER) + 16
+    if len(data) < start + tail or not data[-tail:].startswith(TRAILER):
+        raise CacheDamaged("truncated")
+    blobs_size = int.from_bytes(data[-8:], "little")
+    if int.from_bytes(data[-16:-8], "little") != size or start + size + blobs_size + tail != len(data):
+        raise CacheDamaged("truncated or extended")
+    try:
+        header = json.loads(data[start:start + size])
+        if header.get("format") != FORMAT:
+            raise CacheDamaged(f"written by another version of pto-docs (format {header.get('format')!r})")
+        base = start + size
+        view = memoryview(data)
+        pages = {}
+        for key, (off, n, entries, digest) in header["pages"].items():
+            if off < 0 or n < 0 or off + n > blobs_size:
+                raise CacheDamaged(f"entry {key[:12]} lies outside the pack")
+            blob = bytes(view[base + off:base + off + n])
+            if _entry_digest(key, blob, entries) != digest:
+                raise CacheDamaged(f"entry {key[:12]} does not match the hash it is stored under")
+            pages[key] = (blob, entries)
+    except CacheDamaged:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise CacheDamaged(f"unreadable header: {type(exc).__name__}") from None
+    return pages

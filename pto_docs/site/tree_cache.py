@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pygments", "jinja2", "markupsafe",
              "jsonschema", "jieba", "pyyaml")
 
@@ -80,6 +81,11 @@ def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, 
     return digest.hexdigest()
 
 
+def _check(data: dict[str, Any]) -> str:
+    """The hash a manifest is stored under (of its canonical JSON): a damaged manifest is never used."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
+
+
 class TreeManifest:
     def __init__(self, directory: str | os.PathLike, locale: str):
         self.path = Path(directory) / f"tree-{locale}.json"
@@ -92,13 +98,19 @@ class TreeManifest:
             return None
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("digest") != digest:
             return None
+        if data.pop("check", None) != _check(data):
+            logging.getLogger("pto_docs.cache").warning(
+                f"pto-docs: the build manifest {self.path} does not match the hash it is stored under; "
+                f"discarded, the tree is loaded again")
+            return None
         return data
 
     def save(self, digest: str, **values: Any) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"format": FORMAT, "digest": digest, **values}, ensure_ascii=False,
-                                  separators=(",", ":")), "utf-8")
+        data = {"format": FORMAT, "digest": digest, **values}
+        data["check"] = _check(data)
+        tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
         os.replace(tmp, self.path)
 
     def remove(self) -> None:
