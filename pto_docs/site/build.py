@@ -66,6 +66,8 @@ class SiteBuild:
         self.cache = None
         self.keys: dict[str, str] = {}
         self.reused: dict[str, tuple[str, list]] = {}
+        self.page_entries: dict[str, list] = {}  # src_uri -> the page's search entries (built or reused)
+        self.doc_files = None  # MkDocs' files of this build (on_env), for the page order of the search index
         self.built: list[str] = []
         self.total = 0
         self.mark = 0
@@ -331,7 +333,9 @@ class SiteBuild:
                     self.written.wrote(dest, key)
             if entries is not None:
                 entries.extend([dict(entry) for entry in page_entries])  # (the search plugin only reads them)
+            self.page_entries[src_uri] = page_entries
         self.mark = len(entries) if entries is not None else 0
+        self.doc_files = files
         return env
 
     def page_markdown(self, markdown, page):
@@ -367,15 +371,16 @@ class SiteBuild:
 
     def post_page(self, output_html, page):
         src_uri = page.file.src_uri
-        parts = self.parts.get(src_uri)
-        if parts is None:
-            return output_html
-        output_html = minify_chrome(parts.fill_heavy(output_html))
-        entries = []
+        entries = []  # the search entries of this page (the search plugin added them in on_page_context)
         if self.search is not None and hasattr(self.search, "search_index"):
             all_entries = self.search.search_index.entries
             entries = all_entries[self.mark:]
             self.mark = len(all_entries)
+        self.page_entries[src_uri] = entries
+        parts = self.parts.get(src_uri)
+        if parts is None:
+            return output_html
+        output_html = minify_chrome(parts.fill_heavy(output_html))
         if self.cache is not None and src_uri in self.keys:
             self.cache.put(self.keys[src_uri], output_html, copy.deepcopy(entries))
         if self.written is not None:  # MkDocs writes the page right after this event
@@ -396,6 +401,14 @@ class SiteBuild:
             self.languages.poll()
 
     # -- end of the build ------------------------------------------------------------------------------
+    def order_search_index(self) -> None:
+        """Before the search plugin writes its index: the entries in page order, as a clean build adds them
+        (reused pages' entries were added first, in on_env), so every build path gives the same index bytes."""
+        if not self.reused or self.search is None or not hasattr(self.search, "search_index") or self.doc_files is None:
+            return
+        self.search.search_index.entries = [entry for file in self.doc_files.documentation_pages()
+                                             for entry in self.page_entries.get(file.src_uri, ())]
+
     def post_build(self, config) -> None:
         output.prune_theme_assets(config.site_dir, SEARCH_LANGUAGE[self.here])
         written = self.written.finish() if self.written is not None else None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
 from ..progress import Progress
 from ..progress import install as install_progress
@@ -84,14 +84,20 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     def on_post_page(self, output, page, config):
         return self.current.post_page(output, page)
 
+    @event_priority(100)  # before the search plugin writes its index
+    def _order_search_index(self, config):
+        self.current.order_search_index()
+
     @event_priority(-100)  # after every other plugin (search writes its index first)
-    def on_post_build(self, config):
+    def _post_build(self, config):
         build = self.current
         try:
             build.post_build(config)
         finally:
             if build.locale is not None:
                 self.builds.pop()
+
+    on_post_build = CombinedEvent(_order_search_index, _post_build)
 
     def on_build_error(self, error):
         if not self.builds:  # failed before on_config made a build
