@@ -82,6 +82,8 @@ class SiteBuild:
         self.digest: str | None = None  # the tree digest (tree_cache.py) of a cached build
         self.manifest: dict | None = None  # the last build's manifest when its digest matches: nothing to load
         self.record: dict | None = None  # what this build derived from the tree, for the next manifest
+        self.last_good: BuildState | None = None  # serving: the last tree state that built (plugin.py keeps it)
+        self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
 
     def further(self, locale: str, config) -> SiteBuild:
         """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
@@ -90,6 +92,7 @@ class SiteBuild:
         other.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, output.locale_dir(locale, self.primary))
         other.digest = self.digest
         other.state = self.state
+        other.problems = self.problems
         return other
 
     @property
@@ -197,11 +200,28 @@ class SiteBuild:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics
         errors = [d for d in diags if d.is_error or self.options.strict]
+        if (errors or self.state.renderer is None) and self.command == "serve" and self.last_good is not None:
+            self._serve_last_good(root, errors)
+            return
         if self.locale is None:  # report once, on the primary build
             for d in diags:
                 (log.error if d in errors else log.info)(d.format())
         if errors or self.state.renderer is None:
             raise PluginError(f"pto-docs: {len(errors)} validation error(s) in {root}; see the diagnostics above")
+
+    def _serve_last_good(self, root: Path, errors: list) -> None:
+        """Serving, and the saved tree fails validation: the build goes on with the last good tree state (its
+        pages are all in the page cache, nothing is rewritten), so the server keeps answering; every page
+        shows the diagnostics (serve.banner_css in our stylesheet) and one error names the root cause. MkDocs'
+        logger is not used for it: a strict configuration would fail the build on it."""
+        errors = serve.root_cause_first(errors)
+        self.problems = [d.format() for d in errors]
+        first = self.problems[0] if self.problems else f"{root}: the tree could not be rendered"
+        more = f" (and {len(errors) - 1} more, shown on every page)" if len(errors) > 1 else ""
+        logging.getLogger("pto_docs.serve").error(f"{first}{more}; serving the last good site")
+        for line in self.problems[1:]:
+            log.debug(line)
+        self.state = self.last_good
 
     def _unchanged_tree(self, config, root: Path) -> dict | None:
         """The manifest of the last build when the tree, pto-docs and everything else it read are unchanged."""
@@ -229,7 +249,14 @@ class SiteBuild:
                 files.remove(file)
                 if self.options.docs == "include":
                     files.append(File.generated(config, DOCS_SECTION + file.src_uri, abs_src_path=file.abs_src_path))
-        if files.get_file_from_path(STYLESHEET) is None:
+        existing = files.get_file_from_path(STYLESHEET)
+        if self.command == "serve":  # written on every rebuild: it carries the diagnostics banner, or not
+            source = existing.abs_src_path if existing is not None else str(SITE_SRC_DIR / STYLESHEET)
+            if existing is not None:
+                files.remove(existing)
+            css = Path(source).read_text("utf-8") + (serve.banner_css(self.problems) if self.problems is not None else "")
+            files.append(File.generated(config, STYLESHEET, content=css))
+        elif existing is None:
             files.append(File.generated(config, STYLESHEET, abs_src_path=str(SITE_SRC_DIR / STYLESHEET)))
 
     def files(self, files, config):

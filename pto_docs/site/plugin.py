@@ -37,6 +37,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self.pending: SiteBuild | None = None  # the further-language build the next on_config starts
         self.builds: list[SiteBuild] = []  # the running builds: the primary, then a further language in it
         self.last: SiteBuild | None = None  # the last primary build (its summary line)
+        self.last_good = None  # the tree state of the last build that succeeded (serving keeps it on a bad save)
 
     @property
     def current(self) -> SiteBuild:
@@ -59,6 +60,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             quiet = logging.getLogger("mkdocs").getEffectiveLevel() > logging.INFO
             install_progress(self.progress or Progress(quiet=quiet))
             build = self.last = SiteBuild(self.config, command=self.command, dirty=self.dirty, progress=self.progress)
+            build.last_good = self.last_good
             self.builds = [build]
         else:
             self.builds.append(build)
@@ -96,6 +98,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         finally:
             if build.locale is not None:
                 self.builds.pop()
+        if build.locale is None and build.problems is None and build.state is not None:
+            self.last_good = build.state  # serving: what the next save that breaks the tree keeps showing
 
     on_post_build = CombinedEvent(_order_search_index, _post_build)
 

@@ -182,3 +182,30 @@ class ThemeBytecode(jinja2.BytecodeCache):
 
 
 THEME_BYTECODE = ThemeBytecode()
+
+
+# -- a tree that fails validation while serving ---------------------------------------------------------------
+# The first problems to name when a save breaks the tree: a file that does not parse causes the rest.
+ROOT_CAUSES = ("JSON-SYNTAX", "TOML-SYNTAX", "YAML-SYNTAX", "ENCODING", "IO-READ", "RECORD-NOT-OBJECT")
+BANNER_LINES = 40
+
+
+def root_cause_first(errors: list) -> list:
+    return sorted(errors, key=lambda d: (d.code not in ROOT_CAUSES, d.path, d.line or 0, d.col or 0))
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string: every character but letters, digits and a few safe marks as a hex escape."""
+    safe = set(" .,:;/()[]_-=@#+*'")
+    return '"' + "".join(ch if (ch.isascii() and ch.isalnum()) or ch in safe else f"\\{ord(ch):06x}"
+                         for ch in text) + '"'
+
+
+def banner_css(lines: list[str]) -> str:
+    """A rule for our stylesheet that shows ``lines`` at the top of every page of the served site."""
+    shown = lines[:BANNER_LINES] + ([f"... and {len(lines) - BANNER_LINES} more"] if len(lines) > BANNER_LINES else [])
+    text = ("pto-docs: the spec tree has errors; this is the last good site. It is rebuilt on the next good save."
+            + "".join("\n" + line for line in shown))
+    return ("\n/* pto-docs serve: the diagnostics of the last save (removed by the next good build) */\n"
+            f"body::before{{content:{_css_string(text)};display:block;white-space:pre-wrap;padding:.6rem 1rem;"
+            "background:#b00020;color:#fff;font:.7rem/1.5 monospace;position:relative;z-index:10}\n")
