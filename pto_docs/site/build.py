@@ -36,6 +36,7 @@ from ..resources import SITE_SRC_DIR, STYLESHEET
 from . import output, serve
 from .config import DOCS_SECTION, config_path, docs_dir_in_spec_root
 from .logs import WarningCounter
+from .memory import SiteMemory
 from .serve import WrittenPages
 from .speedups.minify import minify_chrome
 
@@ -49,7 +50,9 @@ def _not_modified() -> bool:
 class SiteBuild:
     """The state of one language's MkDocs build (the primary one, or a further language started by it)."""
 
-    def __init__(self, options, *, command: str | None, dirty: bool, locale: str | None = None, progress=None):
+    def __init__(self, options, memory: SiteMemory, *, command: str | None, dirty: bool, locale: str | None = None,
+                 progress=None):
+        self.memory = memory  # what the process keeps between builds (memory.py; the plugin owns it)
         self.options = options  # the plugin's configuration (config.py PtoDocsConfig)
         self.command = command  # MkDocs' command ("build", "serve"; None: build() called directly)
         self.dirty = dirty  # MkDocs' --dirty (or `pto-docs build` with its cache)
@@ -87,8 +90,8 @@ class SiteBuild:
 
     def further(self, locale: str, config) -> SiteBuild:
         """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
-        other = SiteBuild(copy.copy(self.options), command=self.command, dirty=self.dirty, locale=locale,
-                          progress=self.progress)
+        other = SiteBuild(copy.copy(self.options), self.memory, command=self.command, dirty=self.dirty,
+                          locale=locale, progress=self.progress)
         other.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, output.locale_dir(locale, self.primary))
         other.digest = self.digest
         other.state = self.state
@@ -260,7 +263,7 @@ class SiteBuild:
             files.append(File.generated(config, STYLESHEET, abs_src_path=str(SITE_SRC_DIR / STYLESHEET)))
 
     def files(self, files, config):
-        from .cache import PageCache, build_signature, page_key
+        from .cache import PageCache, build_signature
         if self.search is not None and self.options.fast_search:  # after the search plugin's on_config
             from .speedups import search_fast
             search_fast.install(self.search)
@@ -271,8 +274,9 @@ class SiteBuild:
         renderer = self.state.renderer if self.state is not None else None
         locale = self.here
         cache_dir = self.cache_dir(config)
-        self.cache = PageCache(cache_dir, locale) if cache_dir else None
-        self.written = WrittenPages(config.site_dir) if self.in_place and self.cache is not None else None
+        self.cache = PageCache(cache_dir, locale, self.memory.packs) if cache_dir else None
+        in_place = self.in_place and self.cache is not None
+        self.written = WrittenPages(config.site_dir, self.memory.written) if in_place else None
         signature = build_signature(config, locale) if self.cache else ""
         self.parts, self.keys, self.reused, self.built = {}, {}, {}, []
         if self.manifest is not None:
@@ -292,7 +296,7 @@ class SiteBuild:
                 files.remove(existing)
             file = File.generated(config, src_uri, content=parts.markdown)
             if self.cache is not None:
-                key = page_key(signature, src_uri, parts)
+                key = self.memory.keys.key(signature, src_uri, parts)
                 hit = self.cache.entries(key)
                 self.keys[src_uri] = key
                 record["pages"].append([src_uri, parts.markdown, key])

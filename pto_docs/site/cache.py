@@ -30,8 +30,6 @@ FORMAT = 2
 MAGIC = b"PTODOCS-PAGES\n"
 TRAILER = b"PTODOCS-END\n"
 log = logging.getLogger("pto_docs.cache")  # (not MkDocs' logger: a discarded cache must not fail a strict build)
-# pack path -> (its stat when this process wrote or read it, its entries): the next PageCache reuses them
-_SAVED: dict[str, tuple[tuple, dict]] = {}
 
 
 def _stamp(path: Path) -> tuple | None:
@@ -94,25 +92,6 @@ def build_signature(config, locale: str) -> str:
     return hashlib.sha256(json.dumps(site, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def page_key(signature: str, src_uri: str, parts) -> str:
-    """The key of a page. A page's parts are never changed once rendered, and the renderer hands out the same
-    parts object for an unchanged page on every rebuild of a serving process (render/pages.py), so the key is
-    remembered on the object (with the sizes of its parts, as a guard) instead of hashing every fragment again."""
-    memo = parts.__dict__.get("_page_keys")
-    if memo is None:
-        memo = parts.__dict__["_page_keys"] = {}
-    shape = (signature, src_uri, len(parts.markdown), len(parts.search), len(parts.heavy))
-    key = memo.get(shape)
-    if key is None:
-        digest = hashlib.sha256()
-        digest.update(f"{signature}\0{src_uri}\0".encode())
-        for text in (parts.markdown, *parts.search, "\0heavy\0", *parts.heavy):
-            data = text.encode("utf-8")
-            digest.update(len(data).to_bytes(8, "little") + data)
-        key = memo[shape] = digest.hexdigest()
-    return key
-
-
 class CacheDamaged(Exception):
     """A page pack that is not one this version of pto-docs wrote intact (damaged, truncated, foreign)."""
 
@@ -133,11 +112,12 @@ class PageCache:
     built again and the next save replaces it. The warning goes to the ``pto_docs`` logger, outside MkDocs'
     own, so a strict build does not fail on it: the site it gives is the clean build's."""
 
-    def __init__(self, directory: str | os.PathLike | None, locale: str):
+    def __init__(self, directory: str | os.PathLike | None, locale: str, packs: dict | None = None):
         self.path = Path(directory) / f"pages-{locale}.pack" if directory else None
         self.old: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
         self.new: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
-        saved = _SAVED.get(str(self.path)) if self.path is not None else None
+        self.packs = {} if packs is None else packs  # the process's packs in memory (memory.SiteMemory.packs)
+        saved = self.packs.get(str(self.path)) if self.path is not None else None
         if saved is not None and saved[0] == _stamp(self.path):
             self.old = saved[1]  # the pack this process wrote last, unchanged since (read-only here)
         elif self.path is not None and self.path.is_file():
@@ -184,10 +164,10 @@ class PageCache:
                 fh.write(blob)
             fh.write(TRAILER + len(header).to_bytes(8, "little") + offset.to_bytes(8, "little"))
         os.replace(tmp, self.path)
-        _SAVED[str(self.path)] = (_stamp(self.path), self.new)
+        self.packs[str(self.path)] = (_stamp(self.path), self.new)
 
 
-def preload(directory: str | os.PathLike, locale: str) -> None:
+def preload(directory: str | os.PathLike, locale: str, packs: dict) -> None:
     """Read a language's pack into this process's memory (``mkdocs serve``, between rebuilds: a forked language
     build wrote it), so the next fork of that language finds it there instead of reading it again."""
     path = Path(directory) / f"pages-{locale}.pack"
@@ -197,7 +177,7 @@ def preload(directory: str | os.PathLike, locale: str) -> None:
     except (CacheDamaged, OSError):  # no pack to lend: the build reads it itself (and reports it)
         return
     if stamp is not None and stamp == _stamp(path):  # not replaced while it was read
-        _SAVED[str(path)] = (stamp, data)
+        packs[str(path)] = (stamp, data)
 
 
 def _read_pack(path: Path) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:

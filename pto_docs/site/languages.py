@@ -182,9 +182,9 @@ class Languages:
             if child["dir"]:  # staged: move it into the site
                 os.replace(child["dir"], os.path.join(config.site_dir, output.locale_dir(child["locale"], self.primary.primary)))
             elif child["written"] is not None:
-                serve.adopt(child["site"], child["written"])
+                WrittenPages(child["site"], self.primary.memory.written).adopt(child["written"])
             else:
-                WrittenPages(child["site"]).abandon()
+                WrittenPages(child["site"], self.primary.memory.written).abandon()
             results.append(child["result"])
             if not self.primary.in_place:
                 self._adopt_rendered(child["handoff"])
@@ -231,7 +231,7 @@ class Languages:
                 child["fd"] = None
             if child["dir"]:
                 shutil.rmtree(child["dir"], ignore_errors=True)
-            WrittenPages(child["site"]).abandon()  # (in place) it may have written part of its pages
+            WrittenPages(child["site"], self.primary.memory.written).abandon()  # (in place) it may have written part of its pages
             shutil.rmtree(child["handoff"], ignore_errors=True)
         self.children = []
 
@@ -249,7 +249,7 @@ class Languages:
                 os.close(child["fd"])
             self._adopt_rendered(child["handoff"])
             if cache_dir:
-                preload(cache_dir, child["locale"])
+                preload(cache_dir, child["locale"], self.primary.memory.packs)
         tasks = [functools.partial(self.primary.save_cache, config)]
         tasks += [functools.partial(finish, child) for child in self.children]
         self.children = []

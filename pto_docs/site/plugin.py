@@ -25,6 +25,7 @@ from ..resources import TEMPLATES_DIR
 from .build import SiteBuild
 from .config import PtoDocsConfig, adopt_site_settings, check_mkdocs_config
 from .logs import install_dirty_filter
+from .memory import SiteMemory
 
 
 class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
@@ -38,6 +39,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self.builds: list[SiteBuild] = []  # the running builds: the primary, then a further language in it
         self.last: SiteBuild | None = None  # the last primary build (its summary line)
         self.last_good = None  # the tree state of the last build that succeeded (serving keeps it on a bad save)
+        self.memory = SiteMemory()  # what this process keeps from build to build (memory.py)
 
     @property
     def current(self) -> SiteBuild:
@@ -59,7 +61,8 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         if build is None:
             quiet = logging.getLogger("mkdocs").getEffectiveLevel() > logging.INFO
             install_progress(self.progress or Progress(quiet=quiet))
-            build = self.last = SiteBuild(self.config, command=self.command, dirty=self.dirty, progress=self.progress)
+            build = self.last = SiteBuild(self.config, self.memory, command=self.command, dirty=self.dirty,
+                                          progress=self.progress)
             build.last_good = self.last_good
             self.builds = [build]
         else:
@@ -117,7 +120,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         it reaches a page). The root itself is watched without recursion (its files: edits, new and removed
         ones), each other top-level directory with it; one created while serving is watched from the next
         ``mkdocs serve``."""
-        build = SiteBuild(self.config, command=self.command, dirty=self.dirty)
+        build = SiteBuild(self.config, self.memory, command=self.command, dirty=self.dirty)
         root = build.spec_root(config)
         server.watch(str(root), recursive=False)
         for child in sorted(root.iterdir()) if root.is_dir() else ():

@@ -28,8 +28,6 @@ from collections.abc import Callable
 import jinja2
 import jinja2.bccache
 
-# language site directory -> {page file: page key} of what this process last wrote there
-_WRITTEN: dict[str, dict[str, str]] = {}
 # the background work of the last serving rebuild, and the garbage collector's pause (see before_rebuild)
 _AFTER: dict = {"builds": 0, "thread": None, "stop": threading.Event(), "skipped": 0, "paused": False}
 COLLECT_AFTER = 1.0  # seconds after a rebuild: the browsers have fetched the reloaded page by then
@@ -39,9 +37,10 @@ MAX_SKIPPED = 3
 class WrittenPages:
     """The page files of one language directory during one build: which to skip, which are stale."""
 
-    def __init__(self, site_dir: str):
+    def __init__(self, site_dir: str, written: dict[str, dict[str, str]]):
         self.site_dir = os.path.abspath(site_dir)
-        self.before = dict(_WRITTEN.get(self.site_dir, {}))
+        self.written = written  # the process's record of every language directory (memory.SiteMemory.written)
+        self.before = dict(written.get(self.site_dir, {}))
         self.now: dict[str, str] = {}
         self.started = False  # a page file was written: a failure from here on leaves the directory uncertain
 
@@ -66,20 +65,15 @@ class WrittenPages:
                 os.remove(dest)
             except OSError:
                 pass
-        _WRITTEN[self.site_dir] = self.now
+        self.written[self.site_dir] = self.now
         return self.now
 
     def abandon(self) -> None:
-        forget(self.site_dir)
+        self.written.pop(self.site_dir, None)
 
-
-def adopt(site_dir: str, written: dict[str, str]) -> None:
-    """What a forked language process wrote into ``site_dir`` (it reports it; its memory dies with it)."""
-    _WRITTEN[os.path.abspath(site_dir)] = dict(written)
-
-
-def forget(site_dir: str) -> None:
-    _WRITTEN.pop(os.path.abspath(site_dir), None)
+    def adopt(self, pages: dict[str, str]) -> None:
+        """What a forked language process wrote here (it reports it; its memory dies with it)."""
+        self.written[self.site_dir] = dict(pages)
 
 
 def preload_jieba() -> None:
