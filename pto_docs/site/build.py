@@ -62,7 +62,8 @@ class SiteBuild:
         self.parts: dict = {}
         self.written: WrittenPages | None = None  # `mkdocs serve --dirty`: the page files already in the site
         self.signature = ""  # the page-cache build signature of this build (cache.py)
-        self.report_fd: int | None = None  # in a forked language build: where to send counts and the result
+        self.report_fd: int | None = None  # in a pool process's language build: where to send its counts
+        self.written_pages: dict | None = None  # serving in place: the page files it wrote (serve.py)
         self.languages = None  # languages.py Languages: the further languages of a primary build
         self.final_site_dir: str | None = None
         self.staging: str | None = None
@@ -446,12 +447,10 @@ class SiteBuild:
         logging.getLogger("mkdocs").removeHandler(self.counter)
         self.stats = {"locale": self.here, "pages": self.total, "built": sorted(self.built),
                       "reused": sorted(self.reused), "warnings": self.counter.count}
-        if self.report_fd is not None:  # a forked language build: hand the result to the parent, then save
-            from .languages import report
-            if written is not None:  # what it wrote into the live site, for the next rebuild (serve.py)
-                report(self.report_fd, {"written": written})
-            report(self.report_fd, self.stats)
-            self.save_cache(config)  # (a serving parent goes on without waiting for this)
+        if self.report_fd is not None:  # a language built in a pool process: languages.py returns the result
+            self.written_pages = written  # what it wrote into the live site, for the next rebuild (serve.py)
+            if not self.in_place:  # (serving: saved by a second task, after the parent has the result)
+                self.save_cache(config)
             return
         if not (self.in_place and self.locale is None):  # (serving: after the rebuild, in languages.py)
             self.save_cache(config)

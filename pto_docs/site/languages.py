@@ -1,36 +1,37 @@
 """The further languages of a site build (every language after the first).
 
-With ``parallel: true`` on POSIX each is built in a forked child process while the primary language builds in
-this one: the child shares the loaded catalog, executor results and page models copy-on-write, builds its
-language into its own directory (staged beside the primary's, or the live site's ``<lang>/`` while serving
-in place), and reports its progress and result as JSON lines through a pipe. Otherwise they are built one
-after another in this process once the primary build has finished.
-
-A forked child hands the pages it rendered back through a private hand-over directory (output.handoff_dir),
-so the next rebuild of a serving process reuses them too.
+With ``parallel: true`` on POSIX each is built in a process of its own (a ``concurrent.futures`` process pool
+with the fork context, one worker per language) while the primary language builds in this one: the worker is
+forked when its task is submitted, so it shares the loaded catalog, executor results and page models
+copy-on-write. It builds its language into its own directory (staged beside the primary's, or the live
+site's ``<lang>/`` while serving in place), reports its page counts through a pipe for the progress line,
+and returns its result (counts, the page files it wrote, the pages it rendered for the next serving rebuild)
+as the task's result. Otherwise the further languages are built one after another in this process once the
+primary build has finished.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import functools
 import json
 import logging
+import multiprocessing
 import os
-import pickle
-import select
 import shutil
-import signal
-import sys
 
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 from ..progress import current as current_progress
-from . import output, serve
+from . import output
 from .logs import Prefix
 from .serve import WrittenPages
 
 log = logging.getLogger("mkdocs.plugins.pto-docs")
+# The Languages object whose languages are being submitted: a forked worker finds its parent's build here (the
+# task's arguments are pickled; the loaded tree must not be). Set only around the submits of one build.
+_SUBMITTING: list = []
 
 
 def report(fd: int, message: dict) -> None:
@@ -44,6 +45,36 @@ def _mkdocs_build(build, config, site_dir: str):
                          docs_dir=config.docs_dir)
     second.plugins["pto-docs"].pending = build  # the same plugin object (MkDocs keeps one): its next build
     mkdocs_build(second, dirty=build.dirty)
+
+
+def _build_language(locale: str, site_dir: str, progress_fd: int) -> dict:
+    """The task of a pool worker: build ``locale`` of the build it was forked from. Returns its result."""
+    from mkdocs.exceptions import Abort
+    languages = _SUBMITTING[-1]
+    prefix = Prefix(f"[{locale}] ")
+    for handler in logging.getLogger().handlers + logging.getLogger("mkdocs").handlers:
+        handler.addFilter(prefix)
+    current_progress().interactive = False  # the parent draws the progress line
+    build = languages.primary.further(locale, languages.config)
+    build.report_fd = progress_fd
+    renderer = build.state.renderer if build.state is not None else None
+    before = set(renderer.rendered) if renderer is not None else set()
+    try:
+        _mkdocs_build(build, languages.config, site_dir)
+    except Abort as exc:
+        return {"error": str(exc)}
+    result = dict(build.stats, written=build.written_pages)
+    if renderer is not None and build.dirty:  # its pages, for the parent's next rebuild (mkdocs serve)
+        result["rendered"] = {k: v for k, v in renderer.rendered.items() if k not in before}
+    if build.in_place:
+        build.memory.unsaved = (build, languages.config)  # saved by _save_language, the worker's next task
+    return result
+
+
+def _save_language() -> None:
+    """The second task of a serving worker: save the page pack of the language it just built."""
+    build, config = _SUBMITTING[-1].primary.memory.unsaved
+    build.save_cache(config)
 
 
 class Languages:
@@ -63,80 +94,34 @@ class Languages:
         if self.primary.state is not None:
             current_progress().stage("building page models")
             self.primary.state.renderer.prepare()
-        for locale in self.primary.options.languages[1:]:
-            self._fork(locale)
-
-    def _fork(self, locale: str) -> None:
-        config = self.config
-        if self.primary.in_place:  # the language's directory of the live site; nothing to move afterwards
-            staging, target = os.path.join(config.site_dir, output.locale_dir(locale, self.primary.primary)), None
-        else:
-            staging = target = output.language_staging_dir(config.site_dir, locale)
-            shutil.rmtree(staging, ignore_errors=True)
-        read_fd, write_fd = os.pipe()
-        handoff = output.handoff_dir()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the child: build one language, report, never return into the parent's build
-            code = 1
-            try:
-                os.close(read_fd)
-                code = self._child(locale, staging, write_fd, handoff)
-            except BaseException as exc:  # noqa: BLE001 - everything must end in os._exit
-                try:
-                    log.error(f"pto-docs: the {locale} build failed: {exc}")
-                    report(write_fd, {"error": str(exc)})
-                except Exception:
-                    pass
-            finally:
-                try:
-                    logging.shutdown()
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                finally:
-                    os._exit(code)
-        os.close(write_fd)
-        os.set_blocking(read_fd, False)
-        self.children.append({"locale": locale, "pid": pid, "fd": read_fd, "dir": target, "site": staging,
-                              "handoff": handoff, "buffer": b"", "result": None, "written": None})
-
-    def _child(self, locale: str, staging: str, write_fd: int, handoff: str) -> int:
-        from mkdocs.exceptions import Abort
-        prefix = Prefix(f"[{locale}] ")
-        for handler in logging.getLogger().handlers + logging.getLogger("mkdocs").handlers:
-            handler.addFilter(prefix)
-        current_progress().interactive = False  # the parent draws the progress line
-        build = self.primary.further(locale, self.config)
-        build.report_fd = write_fd
-        renderer = build.state.renderer if build.state is not None else None
-        before = set(renderer.rendered) if renderer is not None else set()
+        context = multiprocessing.get_context("fork")
+        _SUBMITTING.append(self)
         try:
-            _mkdocs_build(build, self.config, staging)
-        except Abort as exc:
-            log.error(f"pto-docs: the {locale} build failed: {exc}")
-            report(write_fd, {"error": str(exc)})
-            return 1
-        if renderer is not None and build.dirty:  # hand this language's pages back for the next rebuild
-            fresh = {k: v for k, v in renderer.rendered.items() if k not in before}
-            with open(os.path.join(handoff, "rendered.pickle"), "wb") as fh:
-                pickle.dump(fresh, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        return 0
+            for locale in self.primary.options.languages[1:]:
+                if self.primary.in_place:  # the language's directory of the live site; nothing to move afterwards
+                    site, target = os.path.join(self.config.site_dir, output.locale_dir(locale, self.primary.primary)), None
+                else:
+                    site = target = output.language_staging_dir(self.config.site_dir, locale)
+                    shutil.rmtree(site, ignore_errors=True)
+                read_fd, write_fd = os.pipe()
+                pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context)
+                future = pool.submit(_build_language, locale, site, write_fd)  # (the worker is forked here)
+                os.close(write_fd)
+                os.set_blocking(read_fd, False)
+                self.children.append({"locale": locale, "pool": pool, "future": future, "fd": read_fd,
+                                      "dir": target, "site": site, "buffer": b""})
+        finally:
+            _SUBMITTING.pop()
 
-    def poll(self, block: bool = False, until_result: bool = False) -> None:
+    def poll(self) -> None:
+        """Read the page counts the workers reported (without waiting) into the progress line."""
         progress = current_progress()
         for child in self.children:
-            if child["fd"] is None:
-                continue
-            while not (until_result and child["result"] is not None):
+            while child["fd"] is not None:
                 try:
                     chunk = os.read(child["fd"], 65536)
                 except BlockingIOError:
-                    if not block:
-                        break
-                    select.select([child["fd"]], [], [], 0.2)
-                    progress.draw()
-                    continue
+                    break
                 if not chunk:
                     os.close(child["fd"])
                     child["fd"] = None
@@ -145,28 +130,25 @@ class Languages:
                 *lines, child["buffer"] = child["buffer"].split(b"\n")
                 for line in lines:
                     message = json.loads(line)
-                    if "done" in message:
-                        progress.count(child["locale"], message["done"], message["total"])
-                    elif "written" in message:
-                        child["written"] = message["written"]
-                    else:
-                        child["result"] = message
+                    progress.count(child["locale"], message["done"], message["total"])
 
     def _wait(self) -> list[str]:
-        in_place = self.primary.in_place
         failures = []
         for child in self.children:
             current_progress().stage(f"waiting for the {child['locale']} build")
-            self.poll(block=True, until_result=in_place)
-            if in_place and child["result"] is not None and "error" not in child["result"]:
-                code = 0  # it reported success and is saving its page pack: reaped after the rebuild
-            else:
-                _, status = os.waitpid(child["pid"], 0)
-                code = os.waitstatus_to_exitcode(status)
-                child["pid"] = None
-            result = child["result"] or {}
-            if code != 0 or "error" in result or "pages" not in result:
-                failures.append(f"the {child['locale']} build failed (exit status {code}): {result.get('error', 'see its log above')}")
+            while True:
+                done, _ = cf.wait([child["future"]], timeout=0.2)
+                self.poll()
+                current_progress().draw()
+                if done:
+                    break
+            try:
+                child["result"] = child["future"].result()
+            except Exception as exc:  # the worker died, or its build raised
+                child["result"] = {"error": f"{type(exc).__name__}: {exc}"}
+            result = child["result"]
+            if "error" in result or "pages" not in result:
+                failures.append(f"the {child['locale']} build failed: {result.get('error', 'see its log above')}")
         return failures
 
     def finish(self, config) -> list[dict]:
@@ -179,15 +161,18 @@ class Languages:
             raise PluginError("pto-docs: " + "; ".join(failures))
         results = []
         for child in self.children:
+            result = child["result"]
             if child["dir"]:  # staged: move it into the site
                 os.replace(child["dir"], os.path.join(config.site_dir, output.locale_dir(child["locale"], self.primary.primary)))
-            elif child["written"] is not None:
-                WrittenPages(child["site"], self.primary.memory.written).adopt(child["written"])
+            elif result.get("written") is not None:
+                WrittenPages(child["site"], self.primary.memory.written).adopt(result["written"])
             else:
                 WrittenPages(child["site"], self.primary.memory.written).abandon()
-            results.append(child["result"])
+            self._adopt_rendered(result.pop("rendered", None))
+            result.pop("written", None)
+            results.append(result)
             if not self.primary.in_place:
-                self._adopt_rendered(child["handoff"])
+                self._close(child)
         return results
 
     def _sequential(self, config) -> list[dict]:
@@ -201,53 +186,48 @@ class Languages:
             results.append(build.stats)
         return results
 
-    def _adopt_rendered(self, handoff: str) -> None:
-        """Pages a forked language build rendered (a pickle it wrote into this process's private hand-over
-        directory, read once and removed), so the next rebuild in this process (``mkdocs serve``) reuses them."""
-        path = os.path.join(handoff, "rendered.pickle")
-        try:
-            state = self.primary.state
-            if os.path.exists(path) and state is not None and state.renderer is not None:
-                with open(path, "rb") as fh:
-                    state.renderer.take_rendered(pickle.load(fh))
-        except Exception:  # a lost hand-over only costs a render
-            pass
-        finally:
-            shutil.rmtree(handoff, ignore_errors=True)
+    def _adopt_rendered(self, rendered: dict | None) -> None:
+        """The pages a worker rendered, so the next rebuild in this process (``mkdocs serve``) reuses them too."""
+        state = self.primary.state
+        if rendered and state is not None and state.renderer is not None:
+            state.renderer.take_rendered(rendered)
+
+    @staticmethod
+    def _close(child: dict) -> None:
+        child["pool"].shutdown(wait=True)
+        if child["fd"] is not None:
+            os.close(child["fd"])
+            child["fd"] = None
 
     def stop(self) -> None:
+        """The build failed: end the workers (a running build cannot be cancelled, so its process is stopped),
+        remove their staging directories, forget what they may have written into the live site."""
         for child in self.children:
-            if child["pid"] is not None:
-                try:
-                    os.kill(child["pid"], signal.SIGTERM)
-                except ProcessLookupError:
-                    pass
-                try:
-                    os.waitpid(child["pid"], 0)
-                except ChildProcessError:
-                    pass
+            child["future"].cancel()
+            for process in list(getattr(child["pool"], "_processes", {}).values()):  # (no public API before 3.14)
+                process.terminate()
+            child["pool"].shutdown(wait=True, cancel_futures=True)
             if child["fd"] is not None:
                 os.close(child["fd"])
                 child["fd"] = None
             if child["dir"]:
                 shutil.rmtree(child["dir"], ignore_errors=True)
-            WrittenPages(child["site"], self.primary.memory.written).abandon()  # (in place) it may have written part of its pages
-            shutil.rmtree(child["handoff"], ignore_errors=True)
+            WrittenPages(child["site"], self.primary.memory.written).abandon()  # (in place) part of its pages
         self.children = []
 
     def after_rebuild(self, config) -> None:
         """Serving: what no reloaded page needs runs in the background (serve.after_rebuild): saving this
-        language's page pack, and for each forked language, waiting for it to finish saving its own, taking
-        over the pages it rendered and reading its pack into memory for its next fork."""
+        language's page pack, and for each worker, saving its own (its second task), then reading that pack
+        into memory for the next rebuild's worker."""
+        from . import serve
         from .cache import preload
         cache_dir = self.primary.cache_dir(config)
 
         def finish(child: dict) -> None:
-            if child["pid"] is not None:
-                os.waitpid(child["pid"], 0)
-            if child["fd"] is not None:
-                os.close(child["fd"])
-            self._adopt_rendered(child["handoff"])
+            try:
+                child["pool"].submit(_save_language).result()
+            finally:
+                self._close(child)
             if cache_dir:
                 preload(cache_dir, child["locale"], self.primary.memory.packs)
         tasks = [functools.partial(self.primary.save_cache, config)]

@@ -47,3 +47,5 @@ class SiteMemory:
     # language site directory -> {page file: page key} of what this process last wrote there (serve.py)
     written: dict[str, dict[str, str]] = field(default_factory=dict)
     keys: PageKeys = field(default_factory=PageKeys)
+    # in a serving pool worker: the language build whose page pack its next task saves (languages.py)
+    unsaved: tuple | None = None

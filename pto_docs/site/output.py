@@ -1,10 +1,9 @@
 """Where a site build writes: a staging directory beside the site, published by rename only when every language
 succeeded (a failed build never leaves a half-written site), and the theme files no page loads removed.
 
-Staging names carry the building process's id (``.<site>.pto-build-<pid>``, ``.<site>.pto-build-<pid>-<lang>``,
-and the hand-over directories ``pto-docs-handoff-<pid>-*`` in the temporary directory), so the next build can
-remove what a killed build left behind: only names of that shape, only when that process is gone, and only
-entries owned by this user.
+Staging names carry the building process's id (``.<site>.pto-build-<pid>``, ``.<site>.pto-build-<pid>-<lang>``),
+so the next build can remove what a killed build left behind: only names of that shape, only when that process
+is gone, and only entries owned by this user.
 """
 
 from __future__ import annotations
@@ -13,10 +12,7 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
-
-HANDOFF_PREFIX = "pto-docs-handoff-"
 
 
 def locale_dir(locale: str, primary: str) -> str:
@@ -31,11 +27,6 @@ def staging_dir(final: str) -> str:
 
 def language_staging_dir(staging: str, locale: str) -> str:
     return f"{staging}-{locale}"
-
-
-def handoff_dir() -> str:
-    """A private (0700, unpredictable) directory a forked language build hands its rendered pages back through."""
-    return tempfile.mkdtemp(prefix=f"{HANDOFF_PREFIX}{os.getpid()}-")
 
 
 def _alive(pid: int) -> bool:
@@ -57,22 +48,20 @@ def _stale(path: str, pid: int) -> bool:
 
 
 def remove_stale(final_site_dir: str) -> list[str]:
-    """Remove the staging directories of killed builds of this site and their hand-over directories."""
+    """Remove the staging directories of killed builds of this site."""
     removed = []
     parent, name = os.path.split(os.path.abspath(final_site_dir))
     staged = re.compile(rf"\.{re.escape(name)}\.pto-build-(\d+)(?:-[A-Za-z-]+|\.old)?")
-    handed = re.compile(rf"{re.escape(HANDOFF_PREFIX)}(\d+)-[A-Za-z0-9_]+")
-    for directory, pattern in ((parent, staged), (tempfile.gettempdir(), handed)):
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            continue
-        for entry in names:
-            match = pattern.fullmatch(entry)
-            path = os.path.join(directory, entry)
-            if match and os.path.isdir(path) and not os.path.islink(path) and _stale(path, int(match.group(1))):
-                shutil.rmtree(path, ignore_errors=True)
-                removed.append(path)
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return removed
+    for entry in names:
+        match = staged.fullmatch(entry)
+        path = os.path.join(parent, entry)
+        if match and os.path.isdir(path) and not os.path.islink(path) and _stale(path, int(match.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
     return removed
 
 
