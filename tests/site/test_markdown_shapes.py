@@ -1,4 +1,4 @@
-"""render/markdown_shapes.py: every page rendered from its shape equals MkDocs' own rendering of the page."""
+"""site/speedups/markdown_shapes.py: every page rendered from its shape equals MkDocs' own rendering of the page."""
 
 from __future__ import annotations
 

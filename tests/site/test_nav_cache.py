@@ -1,4 +1,4 @@
-"""render/nav_cache.py: a site built with the navigation cache is byte-identical to one built without it."""
+"""site/speedups/nav_cache.py: a site built with the navigation cache is byte-identical to one built without it."""
 
 from __future__ import annotations
 

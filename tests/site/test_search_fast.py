@@ -1,4 +1,4 @@
-"""render/search_fast.py gives exactly Material's search entries: on generated HTML, on every page of the
+"""site/speedups/search_fast.py gives exactly Material's search entries: on generated HTML, on every page of the
 sample tree, and as byte-identical search indexes of a whole bilingual build with and without it."""
 
 from __future__ import annotations
