@@ -134,9 +134,9 @@ class SiteBuild:
         self.start = time.monotonic()
         primary = self.locale is None
         if primary and self.in_place:
-            serve.before_rebuild()  # the last rebuild's background work is done (serve.py)
+            self.memory.background.before_rebuild()  # the last rebuild's background work is done (serve.py)
         elif primary:
-            serve.finish_background()
+            self.memory.background.finish()
         progress = current_progress()
         locale = self.here
         logging.getLogger("mkdocs").addHandler(self.counter)
@@ -354,7 +354,7 @@ class SiteBuild:
         env.globals["pto_nav"] = NavCache(env, config, enabled=self.options.nav_cache)
         entries = self.search.search_index.entries if self.search is not None and hasattr(self.search, "search_index") else None
         if self.in_place:
-            env.bytecode_cache = serve.THEME_BYTECODE  # the theme compiled once per serving process
+            env.bytecode_cache = self.memory.bytecode  # the theme compiled once per serving process
         if self.written is not None and "404.html" in config.theme.static_templates:
             self._keep_404(config)
         for src_uri, (key, page_entries) in self.reused.items():
@@ -506,7 +506,7 @@ class SiteBuild:
         if self.languages is not None:
             self.languages.stop()
         if self.in_place:
-            serve.after_rebuild([])
+            self.memory.background.after_rebuild([])
         if self.staging is not None and os.path.isdir(self.staging):
             shutil.rmtree(self.staging, ignore_errors=True)
         current_progress().clear()

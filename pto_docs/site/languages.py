@@ -216,10 +216,9 @@ class Languages:
         self.children = []
 
     def after_rebuild(self, config) -> None:
-        """Serving: what no reloaded page needs runs in the background (serve.after_rebuild): saving this
+        """Serving: what no reloaded page needs runs in the background (serve.Background): saving this
         language's page pack, and for each worker, saving its own (its second task), then reading that pack
         into memory for the next rebuild's worker."""
-        from . import serve
         from .cache import preload
         cache_dir = self.primary.cache_dir(config)
 
@@ -233,4 +232,4 @@ class Languages:
         tasks = [functools.partial(self.primary.save_cache, config)]
         tasks += [functools.partial(finish, child) for child in self.children]
         self.children = []
-        serve.after_rebuild(tasks)
+        self.primary.memory.background.after_rebuild(tasks)

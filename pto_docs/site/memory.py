@@ -8,6 +8,8 @@ import hashlib
 import weakref
 from dataclasses import dataclass, field
 
+from .serve import Background, ThemeBytecode
+
 
 class PageKeys:
     """The page-cache key of each page's parts (cache.page_key), remembered per parts object: the renderer hands
@@ -47,5 +49,7 @@ class SiteMemory:
     # language site directory -> {page file: page key} of what this process last wrote there (serve.py)
     written: dict[str, dict[str, str]] = field(default_factory=dict)
     keys: PageKeys = field(default_factory=PageKeys)
+    background: Background = field(default_factory=Background)  # a serving rebuild's work after it (serve.py)
+    bytecode: ThemeBytecode = field(default_factory=ThemeBytecode)  # the theme compiled once (serve.py)
     # in a serving pool worker: the language build whose page pack its next task saves (languages.py)
     unsaved: tuple | None = None

@@ -29,7 +29,6 @@ import jinja2
 import jinja2.bccache
 
 # the background work of the last serving rebuild, and the garbage collector's pause (see before_rebuild)
-_AFTER: dict = {"builds": 0, "thread": None, "stop": threading.Event(), "skipped": 0, "paused": False}
 COLLECT_AFTER = 1.0  # seconds after a rebuild: the browsers have fetched the reloaded page by then
 MAX_SKIPPED = 3
 
@@ -87,64 +86,72 @@ def preload_jieba() -> None:
     jieba.initialize()
 
 
-def finish_background(serving: bool = False) -> None:
-    """Finish what the last serving rebuild left running (its page packs, its forked language processes).
-    Every primary build calls this before it forks: no thread of ours may run then. A build that is not a
-    serving rebuild also turns the garbage collector back on if a serving rebuild had paused it."""
-    thread = _AFTER["thread"]
-    if thread is not None:
-        _AFTER["stop"].set()
-        thread.join()
-        _AFTER["thread"] = None
-    if not serving and _AFTER["paused"]:
-        _AFTER["paused"] = False
-        gc.enable()
+class Background:
+    """The work a serving rebuild leaves running after it (a thread), and the garbage collector's pause."""
 
+    def __init__(self) -> None:
+        self.builds = 0
+        self.thread: threading.Thread | None = None
+        self.stop = threading.Event()
+        self.skipped = 0
+        self.paused = False
 
-def before_rebuild() -> None:
-    """The start of a serving rebuild: :func:`finish_background`, then pause the garbage collector.
-
-    The process holds millions of long-lived objects (catalogs, page models, page packs), so every full
-    collection during a rebuild walks all of them (0.2-0.5 s). The first build keeps the collector (it
-    allocates the most); each later one runs without it, and the thread :func:`after_rebuild` starts collects
-    once the browsers have reloaded and turns it on again. When saves come faster than that, every
-    ``MAX_SKIPPED``-th rebuild collects first, so garbage never piles up."""
-    finish_background(serving=True)
-    if not _AFTER["builds"]:
-        return
-    if _AFTER["paused"]:
-        if _AFTER["skipped"] >= MAX_SKIPPED:
-            gc.collect()
-            _AFTER["skipped"] = 0
-    elif gc.isenabled():  # (a process that turned the collector off itself keeps it off)
-        gc.disable()
-        _AFTER["paused"] = True
-
-
-def after_rebuild(tasks: list[Callable[[], None]]) -> None:
-    """The end of a serving rebuild, just before MkDocs reloads the browsers: run ``tasks`` (work nothing shown
-    depends on) in a thread, then collect garbage there a moment later (unless the next rebuild starts first)."""
-    _AFTER["builds"] += 1
-    collect = _AFTER["paused"]
-    if collect:
-        _AFTER["skipped"] += 1
-    stop = _AFTER["stop"] = threading.Event()
-    started = time.monotonic()
-
-    def run() -> None:
-        for task in tasks:
-            try:
-                task()
-            except Exception as exc:  # only ever costs speed: the next rebuild does the work itself
-                logging.getLogger("mkdocs.plugins.pto-docs").debug(f"pto-docs: after the rebuild: {exc!r}")
-        if collect and not stop.wait(max(0.0, COLLECT_AFTER - (time.monotonic() - started))):
-            gc.collect()
-            _AFTER["skipped"] = 0
-            _AFTER["paused"] = False
+    def finish(self, serving: bool = False) -> None:
+        """Finish what the last serving rebuild left running (its page packs, its language workers).
+        Every primary build calls this before it forks: no thread of ours may run then. A build that is not a
+        serving rebuild also turns the garbage collector back on if a serving rebuild had paused it."""
+        if self.thread is not None:
+            self.stop.set()
+            self.thread.join()
+            self.thread = None
+        if not serving and self.paused:
+            self.paused = False
             gc.enable()
-    # not a daemon: the interpreter lets it finish (a page pack is never left half-written)
-    _AFTER["thread"] = threading.Thread(target=run, name="pto-docs after the rebuild")
-    _AFTER["thread"].start()
+
+    def before_rebuild(self) -> None:
+        """The start of a serving rebuild: :meth:`finish`, then pause the garbage collector.
+
+        The process holds millions of long-lived objects (catalogs, page models, page packs), so every full
+        collection during a rebuild walks all of them (0.2-0.5 s). The first build keeps the collector (it
+        allocates the most); each later one runs without it, and the thread :meth:`after_rebuild` starts
+        collects once the browsers have reloaded and turns it on again. When saves come faster than that, every
+        ``MAX_SKIPPED``-th rebuild collects first, so garbage never piles up."""
+        self.finish(serving=True)
+        if not self.builds:
+            return
+        if self.paused:
+            if self.skipped >= MAX_SKIPPED:
+                gc.collect()
+                self.skipped = 0
+        elif gc.isenabled():  # (a process that turned the collector off itself keeps it off)
+            gc.disable()
+            self.paused = True
+
+    def after_rebuild(self, tasks: list[Callable[[], None]]) -> None:
+        """The end of a serving rebuild, just before MkDocs reloads the browsers: run ``tasks`` (work nothing
+        shown depends on) in a thread, then collect garbage there a moment later (unless the next rebuild
+        starts first)."""
+        self.builds += 1
+        collect = self.paused
+        if collect:
+            self.skipped += 1
+        stop = self.stop = threading.Event()
+        started = time.monotonic()
+
+        def run() -> None:
+            for task in tasks:
+                try:
+                    task()
+                except Exception as exc:  # only ever costs speed: the next rebuild does the work itself
+                    logging.getLogger("mkdocs.plugins.pto-docs").debug(f"pto-docs: after the rebuild: {exc!r}")
+            if collect and not stop.wait(max(0.0, COLLECT_AFTER - (time.monotonic() - started))):
+                gc.collect()
+                self.skipped = 0
+                self.paused = False
+                gc.enable()
+        # not a daemon: the interpreter lets it finish (a page pack is never left half-written)
+        self.thread = threading.Thread(target=run, name="pto-docs after the rebuild")
+        self.thread.start()
 
 
 class ThemeBytecode(jinja2.BytecodeCache):
@@ -174,8 +181,6 @@ class ThemeBytecode(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket) -> None:
         self._code[bucket.key] = bucket.bytecode_to_string()
 
-
-THEME_BYTECODE = ThemeBytecode()
 
 
 # -- a tree that fails validation while serving ---------------------------------------------------------------
