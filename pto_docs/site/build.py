@@ -75,7 +75,7 @@ class SiteBuild(PageEvents):
         self.digest: str | None = None  # the tree digest (tree_cache.py) of a cached build
         self.manifest: dict | None = None  # the last build's manifest when its digest matches: nothing to load
         self.record: dict | None = None  # what this build derived from the tree, for the next manifest
-        self.last_good: BuildState | None = None  # serving: the last tree state that built (plugin.py keeps it)
+        self.last_good: tuple[Path, BuildState] | None = None  # serving: the last spec root and tree state that built
         self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
 
     def further(self, locale: str, config) -> SiteBuild:
@@ -193,8 +193,9 @@ class SiteBuild(PageEvents):
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics
         errors = [d for d in diags if d.is_error or self.options.strict]
-        if (errors or self.state.renderer is None) and self.command == "serve" and self.last_good is not None:
-            self._serve_last_good(root, errors)
+        good = self.last_good[1] if self.last_good is not None and self.last_good[0] == root else None
+        if (errors or self.state.renderer is None) and self.command == "serve" and good is not None:
+            self._serve_last_good(root, errors, good)
             return
         if self.locale is None:  # report once, on the primary build
             for d in diags:
@@ -202,7 +203,7 @@ class SiteBuild(PageEvents):
         if errors or self.state.renderer is None:
             raise PluginError(f"pto-docs: {len(errors)} validation error(s) in {root}; see the diagnostics above")
 
-    def _serve_last_good(self, root: Path, errors: list) -> None:
+    def _serve_last_good(self, root: Path, errors: list, good: BuildState) -> None:
         """Serving, and the saved tree fails validation: the build goes on with the last good tree state (its
         pages are all in the page cache, nothing is rewritten), so the server keeps answering; every page
         shows the diagnostics (serve.banner_css in our stylesheet) and one error names the root cause. MkDocs'
@@ -214,7 +215,7 @@ class SiteBuild(PageEvents):
         logging.getLogger("pto_docs.serve").error(f"{first}{more}; serving the last good site")
         for line in self.problems[1:]:
             log.debug(line)
-        self.state = self.last_good
+        self.state = good
 
     def _unchanged_tree(self, config, root: Path) -> dict | None:
         """The manifest of the last build when the tree, pto-docs and everything else it read are unchanged."""

@@ -38,7 +38,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
         self.pending: SiteBuild | None = None  # the further-language build the next on_config starts
         self.builds: list[SiteBuild] = []  # the running builds: the primary, then a further language in it
         self.last: SiteBuild | None = None  # the last primary build (its summary line)
-        self.last_good = None  # the tree state of the last build that succeeded (serving keeps it on a bad save)
+        self.last_good = None  # (spec root, tree state) of the last build that succeeded (kept on a bad save)
         self.memory = SiteMemory()  # what this process keeps from build to build (memory.py)
 
     @property
@@ -102,7 +102,7 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             if build.locale is not None:
                 self.builds.pop()
         if build.locale is None and build.problems is None and build.state is not None:
-            self.last_good = build.state  # serving: what the next save that breaks the tree keeps showing
+            self.last_good = (build.spec_root(config), build.state)  # serving: what a broken save keeps showing
 
     on_post_build = CombinedEvent(_order_search_index, _post_build)
 
