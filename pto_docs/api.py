@@ -44,8 +44,8 @@ def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site
     overrides: dict = {"strict": strict}
     if config_file is None:
         if spec_root is None:
-            raise ConfigProblem("no spec root: give SPEC_ROOT, or run where an mkdocs.yml with the pto-docs plugin "
-                                "is (`pto-docs init SPEC_ROOT` writes one)")
+            raise ConfigProblem("pto-docs build: error[USAGE]: no spec root: give SPEC_ROOT, or run where an "
+                                "mkdocs.yml with the pto-docs plugin is (`pto-docs init SPEC_ROOT` writes one)")
         config_file = str(DEFAULT_CONFIG)
         overrides["docs_dir"] = str(SITE_SRC_DIR)
         overrides["site_dir"] = os.path.abspath("site")
@@ -67,9 +67,12 @@ def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site
 
 
 def build_site(spec_root: str | None = None, site_dir: str | None = None, *, config_file: str | None = None,
-               strict: bool = True, cache: bool = True, cache_dir: str | None = None, progress=None) -> str:
+               strict: bool = True, cache: bool = True, cache_dir: str | None = None, progress=None,
+               force: bool = False) -> str:
     """Build every language of the site (the same bytes as ``mkdocs build`` of that configuration); returns the
-    summary line."""
+    summary line. The site and cache directories are checked first (output_guard: never over or inside the
+    spec tree, never over a file or, unless ``force``, a directory that is not a previous site). An OSError
+    while writing (a full disk) propagates."""
     from mkdocs.commands.build import build
     from mkdocs.exceptions import Abort, PluginError
     if spec_root is not None and not Path(spec_root).is_dir():
@@ -80,6 +83,15 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
         plugin.config.cache_dir = os.path.abspath(cache_dir)
     use_cache = bool(plugin.config.cache and cache)
     plugin.config.cache = use_cache
+    from .output_guard import OutputRefused, check_cache_dir, check_site_dir
+    from .site.config import config_path
+    root = config_path(config, plugin.config.spec_root)
+    try:
+        if plugin.config.cache_dir:
+            check_cache_dir(plugin.config.cache_dir, root)
+        check_site_dir(config["site_dir"], root, force=force, create=True)
+    except OutputRefused as exc:
+        raise ConfigProblem(exc.format()) from None
     plugin.progress = progress
     config.plugins.on_startup(command="build", dirty=use_cache)  # dirty: MkDocs skips the pages reused from the cache
     try:
@@ -93,7 +105,8 @@ def run_trace(result: LoadResult, *, check: bool = False, stamp: bool = False, p
               options: Mapping | None = None, environ: Mapping[str, str] | None = None):
     """The traceability report and gate of a loaded tree (a trace.run.TraceRun: report, findings, exit code);
     with ``stamp``, the review lock is written first.
-    Raises ConfigProblem for a bad policy or SOURCE_DATE_EPOCH, OSError when the lock cannot be written."""
+    Raises ConfigProblem for a bad policy or SOURCE_DATE_EPOCH, trace.run.StampError when the lock cannot be
+    stamped."""
     from .trace.gate import PolicyError
     from .trace.run import trace
     try:

@@ -20,10 +20,12 @@ class Diagnostic:
     pointer: str = ""
 
     def format(self) -> str:
-        where = f"{self.path}:{self.line}:{self.col}" if self.line else (self.path or "<spec>")
-        text = f"{where}: {self.severity}[{self.code}]: {self.message}"
+        """One line: names and messages with control characters (a newline in a file name) escaped."""
+        path = printable(self.path)
+        where = f"{path}:{self.line}:{self.col}" if self.line else (path or "<spec>")
+        text = f"{where}: {self.severity}[{self.code}]: {printable(self.message, backslash=False)}"
         if self.pointer:
-            text += f" (at {self.pointer})"
+            text += f" (at {printable(self.pointer, backslash=False)})"
         return text
 
     def as_json(self) -> dict:
@@ -32,6 +34,23 @@ class Diagnostic:
     @property
     def is_error(self) -> bool:
         return self.severity == ERROR
+
+
+def printable(text: str, backslash: bool = True) -> str:
+    """Text as one printable line: control characters (newline, escape, ...) as Python escapes; with
+    ``backslash``, a backslash doubled too, so that an escaped name cannot be mistaken for another."""
+    text = str(text)
+    if text.isprintable() and (not backslash or "\\" not in text):
+        return text
+    out = []
+    for ch in text:
+        if ch == "\\" and backslash:
+            out.append("\\\\")
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
 
 
 def error(path: str, line: int, col: int, code: str, message: str, pointer: str = "") -> Diagnostic:

@@ -69,7 +69,7 @@ def load_catalog(root: str | Path, memo: LoadMemo | None = None, previous: SpecT
     memo = memo if memo is not None else NoMemo()
     tree = SpecTree.open(root, previous=previous, preread=preread)
     diags: list[Diagnostic] = list(tree.diagnostics)
-    spec, spec_diags = parse_specification(tree.get("specification.toml"))
+    spec, spec_diags = parse_specification(tree.get("specification.toml"), "specification.toml" in tree.raw_hashes)
     diags += spec_diags
     units = _load_units(tree, diags, memo)
     tests = _load_tests(tree, diags, memo)
@@ -260,7 +260,8 @@ JSON_SCHEMAS_BY_PATH = {
 
 def parse_json_file(file: SourceFile, diags: list[Diagnostic]) -> Any:
     try:
-        return json.loads(file.text)
+        from .strict_parse import loads_json
+        return loads_json(file.text)
     except json.JSONDecodeError as exc:
         diags.append(error(file.path, exc.lineno, exc.colno, "JSON-SYNTAX", f"not valid JSON: {exc.msg}"))
     except RecursionError:
@@ -349,7 +350,8 @@ def _example_from_file(file: SourceFile, diags: list[Diagnostic]) -> ExampleCase
         data = parse_json_file(file, diags)
     else:
         try:
-            data = yaml.safe_load(file.text)
+            from .strict_parse import load_yaml
+            data = load_yaml(file.text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             diags.append(error(file.path, (mark.line + 1) if mark else 1, (mark.column + 1) if mark else 1,

@@ -9,11 +9,20 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+# CI (.ci/run) unpacks the acceptance corpus and sets PTO_DOCS_REQUIRE_REAL_TREE=1: there a missing or unusable
+# checkout fails the real-tree tests instead of skipping them.
+REAL_TREE_REQUIRED = os.environ.get("PTO_DOCS_REQUIRE_REAL_TREE") == "1"
+
+
 def real_tree() -> Path | None:
     """A PTO-ISA/pto-spec checkout named by PTO_SPEC_CHECKOUT (tests that need it skip without it)."""
     value = os.environ.get("PTO_SPEC_CHECKOUT")
     path = Path(value) if value else None
-    return path if path and (path / "asl").is_dir() else None
+    if path and (path / "asl").is_dir():
+        return path
+    if REAL_TREE_REQUIRED:
+        raise RuntimeError(f"PTO_DOCS_REQUIRE_REAL_TREE=1 but PTO_SPEC_CHECKOUT={value!r} is not a pto-spec checkout")
+    return None
 
 
 @pytest.fixture

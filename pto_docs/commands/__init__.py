@@ -10,6 +10,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("build", "pto_docs.commands.build_cmd", "build the bilingual MkDocs site (same as mkdocs build --strict)"),
 ]
 COMMANDS.append(("init", "pto_docs.commands.init_cmd", "write a minimal mkdocs.yml for a spec tree (never overwrites)"))
+COMMANDS.append(("evidence", "pto_docs.commands.evidence_cmd",
+                 "rewrite or --check the derived catalogs, evidence and manifest of a tree pto-docs maintains"))
 COMMANDS.append(("trace", "pto_docs.commands.trace_cmd", "traceability report and release gate (hashes, coverage, suspect links)"))
 
 

@@ -23,6 +23,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="rebuild every page (ignore and do not use the cache)")
     parser.add_argument("--cache-dir", default=None, help="page cache directory (default: .pto-docs-cache beside the site)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no log below warnings")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the contents of a site directory that does not look like a previous site")
 
 
 def run(args, out: TextIO, err: TextIO) -> int:
@@ -34,16 +36,22 @@ def run(args, out: TextIO, err: TextIO) -> int:
     if quiet:
         logging.getLogger("mkdocs").setLevel(logging.WARNING)
     logging.getLogger("jieba").setLevel(logging.WARNING)
+    from ..output_guard import refuse_build_outputs, write_error
+    if refuse_build_outputs(err, args.site_dir, args.spec_root, create=False):  # before MkDocs reads its config
+        return 2
     config_file = args.config_file or ("mkdocs.yml" if Path("mkdocs.yml").is_file() else None)
     progress = Progress(stream=err, quiet=quiet)
     try:
         summary = api.build_site(args.spec_root, args.site_dir, config_file=config_file, strict=not args.no_strict,
-                                 cache=not getattr(args, "no_cache", False),
-                                 cache_dir=getattr(args, "cache_dir", None), progress=progress)
-    except api.ConfigProblem as exc:
+                                 cache=not getattr(args, "no_cache", False), cache_dir=getattr(args, "cache_dir", None),
+                                 progress=progress, force=bool(getattr(args, "force", False)))
+    except api.ConfigProblem as exc:  # (its message names where: the config file, the path refused)
         progress.clear()
-        err.write(f"pto-docs build: {exc}\n")
+        err.write(f"{exc}\n")
         return 2
+    except OSError as exc:  # an unwritable or full disk while building: one message, exit 2
+        progress.clear()
+        return write_error(err, exc, args.site_dir or "pto-docs build")
     except api.BuildFailed as exc:
         progress.clear()
         err.write(f"pto-docs build: {exc}\n")

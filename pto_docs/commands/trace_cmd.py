@@ -52,9 +52,9 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     from .. import api
     from ..config import ConfigProblem, plugin_options
     from ..trace.gate import PolicyError
-    from ..trace.lock import LOCK_NAME, lock_path
+    from ..trace.lock import LOCK_NAME
     from ..trace.report import report_bytes, source_date
-    from ..trace.run import configured_policy, summary_line
+    from ..trace.run import StampError, configured_policy, summary_line
     from .validate_cmd import load_or_report
     out = out or sys.stdout
     err = err or sys.stderr
@@ -66,6 +66,18 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     except (PolicyError, ValueError) as exc:
         err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
         return 2
+    from ..output_guard import OutputRefused, check_output_file, printable
+    try:
+        for path in (json_out, markdown_out):
+            if path and path != "-":
+                from ..config import configured_spec_root
+                check_output_file(path, spec_root or configured_spec_root())
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return 2
+    except ConfigProblem as exc:
+        err.write(f"error[USAGE]: {exc}\n")
+        return 2
     result = load_or_report(spec_root, err)
     if result is None:
         return 2
@@ -75,8 +87,8 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     except ConfigProblem as exc:
         err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
         return 2
-    except OSError as exc:
-        err.write(f"{lock_path(result.catalog.root)}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}\n")
+    except StampError as exc:
+        err.write(f"{exc}\n")
         return 2
     report = run.report
     outputs = []
@@ -89,7 +101,7 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
         try:
             _write(path, data, out)
         except OSError as exc:
-            err.write(f"{path}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
+            err.write(f"{printable(path)}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
             return 2
     for finding in run.findings:
         err.write(finding.format() + "\n")

@@ -7,6 +7,7 @@ import sys
 
 import yaml
 
+from ..strict_parse import load_yaml, loads_json
 from .case import run_case
 from .faults import CaseError
 
@@ -16,13 +17,13 @@ def load_case(text: str, name: str = "<case>") -> dict:
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped.startswith("{"):
         try:
-            data = json.loads(text.lstrip("\ufeff"))
+            data = loads_json(text.lstrip("\ufeff"))
         except json.JSONDecodeError as exc:
             raise CaseError(f"invalid JSON: {exc.msg}", "", "EXEC-SYNTAX",
                             exc.lineno, exc.colno) from None
     else:
         try:
-            data = yaml.safe_load(text)
+            data = load_yaml(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
             problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

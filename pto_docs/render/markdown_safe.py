@@ -59,4 +59,25 @@ def adr_html(safe: str) -> Markup:
     """
     import markdown
     html = markdown.markdown(str(safe), extensions=["tables", "fenced_code", "sane_lists"], output_format="html")
-    return Markup(html)
+    return Markup(sanitize_html(html))
+
+
+# What Python-Markdown makes of author Markdown (tables, fenced code, lists), and nothing else.
+ALLOWED_TAGS = frozenset({
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h1", "h2", "h3", "h4", "h5",
+    "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s", "span", "strong", "sub", "sup", "table", "tbody",
+    "td", "tfoot", "th", "thead", "tr", "ul",
+})
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "img": {"src", "alt", "title"}, "code": {"class"},
+                      "th": {"align", "style"}, "td": {"align", "style"}, "ol": {"start"}}
+URL_SCHEMES = frozenset({"http", "https", "mailto"})  # and relative URLs; never javascript:, vbscript:, data:
+
+
+def sanitize_html(html: str) -> str:
+    """HTML rendered from tree Markdown, reduced by nh3 (ammonia) to an allow-list: the tags and attributes above,
+    no ``on*`` handler, no ``style`` but ``text-align``, URLs only http, https, mailto or relative. A browser's
+    own URL parsing decides the scheme (leading control characters and entities cannot hide ``javascript:``)."""
+    import nh3
+    return nh3.clean(html, tags=set(ALLOWED_TAGS), attributes={k: set(v) for k, v in ALLOWED_ATTRIBUTES.items()},
+                     url_schemes=set(URL_SCHEMES), link_rel=None, strip_comments=True,
+                     filter_style_properties={"text-align"})

@@ -36,7 +36,8 @@ def parse_adr(file: SourceFile) -> tuple[RawAdr | None, list[Diagnostic]]:
         return None, diags
     text = "\n".join(lines[1:close])
     try:
-        front = json.loads(text)
+        from ..strict_parse import loads_json
+        front = loads_json(text)
     except json.JSONDecodeError as exc:
         diags.append(error(file.path, exc.lineno + 1, exc.colno, "JSON-SYNTAX", f"ADR front matter is not valid JSON: {exc.msg}"))
         return None, diags

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..diagnostics import Diagnostic, error
 from ..frozen import sha256_text
+from ..strict_parse import loads_json
 
 RECORD_PREFIXES = {
     "PTO-INSTRUCTION": "// PTO-INSTRUCTION: ",
@@ -79,7 +80,7 @@ class AslScan:
 def parse_record_json(path: str, line: int, col: int, text: str, kind: str) -> tuple[Any, Diagnostic | None]:
     """Parse one record's JSON text; a syntax error names the exact column."""
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError as exc:
         return None, error(path, line, col + exc.pos, "JSON-SYNTAX", f"{kind} record is not valid JSON: {exc.msg}")
     except RecursionError:

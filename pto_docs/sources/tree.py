@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +21,7 @@ PARSED_AREAS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("examples", (".json", ".yaml", ".yml"), True),
 )
 ROOT_FILES = ("specification.toml",)
+MAX_FILE_BYTES = 64 << 20  # a parsed file (record, JSON, case) larger than this is refused; upstream's largest is 5 MB
 
 
 def unsafe_path_reason(rel: str) -> str | None:
@@ -71,8 +73,12 @@ class SpecTree:
     # -- scanning -------------------------------------------------------------------------
     def _scan(self) -> None:
         for name in ROOT_FILES:
-            if (self.root / name).is_file():
+            full = self.root / name
+            if full.is_file():
                 self._load(name)
+            elif full.exists() or full.is_symlink():
+                self.diagnostics.append(error(name, 0, 0, "SPEC-TOML", f"{name} is not a regular file"))
+                self.raw_hashes[name] = None
         for area, suffixes, recursive in PARSED_AREAS:
             base = self.root / area
             if not base.is_dir():
@@ -102,9 +108,14 @@ class SpecTree:
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 full = os.path.join(dirpath, name)
                 if os.path.islink(full) and not self._inside(Path(full)):
-                    self.diagnostics.append(
-                        error(rel, 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
-                    )
+                    if self._loops(full):
+                        self.diagnostics.append(error(rel, 0, 0, "SYMLINK-LOOP", "symbolic link loops (it never "
+                                                      "reaches a file)"))
+                    else:
+                        self.diagnostics.append(
+                            error(rel, 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
+                        )
+                    self.raw_hashes[rel] = None
                     continue
                 found.append(rel)
             if not recursive:
@@ -115,11 +126,23 @@ class SpecTree:
         return full.relative_to(self.root).as_posix()
 
     def _inside(self, full: Path) -> bool:
+        """Whether ``full`` resolves to a path inside the root (a looping or unresolvable link is not inside)."""
         try:
             full.resolve().relative_to(self.root)
             return True
-        except ValueError:
+        except (ValueError, RuntimeError, OSError):
             return False
+
+    @staticmethod
+    def _loops(full: str) -> bool:
+        try:
+            Path(full).resolve(strict=True)
+            return False
+        except RuntimeError:
+            return True
+        except OSError as exc:
+            import errno
+            return exc.errno == errno.ELOOP
 
     def _load(self, rel: str) -> SourceFile | None:
         full = os.path.join(self.root, rel)
@@ -128,7 +151,17 @@ class SpecTree:
             data, digest = known
         else:
             try:
-                with open(full, "rb") as fh:  # (not pathlib: this runs for every file)
+                # (not pathlib: this runs for every file) non-blocking, so that a FIFO cannot hang the load
+                fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+                with open(fd, "rb") as fh:
+                    info = os.fstat(fd)
+                    if not stat.S_ISREG(info.st_mode):
+                        raise OSError(0, "not a regular file (a FIFO, device or socket)")
+                    if info.st_size > MAX_FILE_BYTES:
+                        self.diagnostics.append(error(rel, 0, 0, "FILE-TOO-LARGE", f"file has {info.st_size:,} bytes, "
+                                                      f"more than the {MAX_FILE_BYTES:,} pto-docs reads"))
+                        self.raw_hashes[rel] = None
+                        return None
                     data = fh.read()
             except OSError as exc:
                 self.diagnostics.append(error(rel, 0, 0, "IO-READ", f"cannot read file: {exc.strerror or exc}"))
@@ -149,7 +182,7 @@ class SpecTree:
                 error(rel, line, col, "ENCODING", f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x})")
             )
             return None
-        if text.startswith("\ufeff"):
+        if text.startswith("\ufeff") and not rel.endswith(".toml"):  # (TOML: reported by the release parser)
             text = text[1:]
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -175,7 +208,8 @@ class SpecTree:
         digest: str | None = None
         if full.is_file() and self._inside(full):
             try:
-                digest = hashlib.sha256(full.read_bytes()).hexdigest()
+                with open(full, "rb") as fh:  # streamed: a file the loader does not parse may be of any size
+                    digest = hashlib.file_digest(fh, "sha256").hexdigest()
             except OSError:
                 digest = None
         self.raw_hashes[rel] = digest

@@ -109,22 +109,30 @@ class Finding:
     id: str
     message: str
     severity: str = ERROR
+    line: int = 0  # where in ``path``, for findings that come from a load diagnostic
+    col: int = 0
 
     def format(self) -> str:
-        return f"{self.path or '<spec>'}: {self.severity}[{self.code}]: {self.id}: {self.message}"
+        from ..diagnostics import printable
+        where = printable(self.path or "<spec>") + (f":{self.line}:{self.col}" if self.line else "")
+        return f"{where}: {self.severity}[{self.code}]: {printable(self.id)}: {printable(self.message, backslash=False)}"
 
-    def as_json(self) -> dict[str, str]:
-        return {"code": self.code, "id": self.id, "path": self.path, "message": self.message, "severity": self.severity}
+    def as_json(self) -> dict[str, str | int]:
+        out: dict[str, str | int] = {"code": self.code, "id": self.id, "path": self.path, "message": self.message,
+                                     "severity": self.severity}
+        if self.line:
+            out.update(line=self.line, col=self.col)
+        return out
 
 
-def apply_policy(raw: Iterable[tuple[str, str, str, str]], policy: Policy) -> list[Finding]:
-    """(code, id, path, message) -> findings with severities; ignored ones are dropped."""
+def apply_policy(raw: Iterable[tuple], policy: Policy) -> list[Finding]:
+    """(code, id, path, message[, line, col]) -> findings with severities; ignored ones are dropped."""
     out = set()
-    for code, ident, path, message in raw:
+    for code, ident, path, message, *where in raw:
         severity = policy.severity(code)
         if severity != IGNORE:
-            out.add(Finding(path, code, ident, message, severity))
-    return sorted(out, key=lambda f: (f.path, f.code, f.id, f.message))
+            out.add(Finding(path, code, ident, message, severity, *where))
+    return sorted(out, key=lambda f: (f.path, f.code, f.id, f.message, f.line, f.col))
 
 
 def exit_code(findings: Iterable[Finding]) -> int:

@@ -48,7 +48,16 @@ class Link:
 
     @property
     def id(self) -> str:
-        return f"{self.kind} {self.source} -> {self.target}"
+        return f"{self.kind} {id_end(self.source)} -> {id_end(self.target)}"
+
+
+def id_end(text: str) -> str:
+    """One end of a link id with '%', whitespace and control characters percent-encoded, so that any file name
+    gives an id of the lock's ``KIND END -> END`` shape (ordinary ids are unchanged)."""
+    if text and all(ch.isprintable() and not ch.isspace() and ch != "%" for ch in text):
+        return text
+    return "".join(ch if ch.isprintable() and not ch.isspace() and ch != "%"
+                   else "".join(f"%{b:02X}" for b in ch.encode("utf-8")) for ch in text) or "%00"
 
 
 @dataclass

@@ -45,13 +45,18 @@ def lock_path(root: str | os.PathLike[str]) -> Path:
 def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
     """The tree's review lock, None when there is none. Raises LockError (bad content) or OSError (I/O)."""
     path = lock_path(root)
+    if path.is_symlink():
+        raise LockError("the review lock is a symbolic link; it must be a regular file of the spec tree")
     if not path.is_file():
         return None
     data = path.read_bytes()
     try:
-        doc = json.loads(data.decode("utf-8"))
+        from ..strict_parse import loads_json
+        doc = loads_json(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LockError(f"not valid UTF-8 JSON: {exc}") from None
+    except RecursionError:
+        raise LockError("not a review lock: the JSON nests too deeply") from None
     problems = validate_lock(doc)
     if problems:
         raise LockError(problems[0])

@@ -6,6 +6,7 @@ MAX_ROWS rows with a pointer to the JSON report.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -27,19 +28,43 @@ def labels(locale: str) -> Mapping[str, str]:
     return {**data["en"], **data[locale]}
 
 
+# Characters that mean something to Markdown or HTML inside a table cell; each becomes a character reference, so
+# a cell is shown as text and never becomes a link, an image, emphasis, a tag or a second column.
+_SPECIAL = {ch: f"&#{ord(ch)};" for ch in "\\`*_{}[]()#+!|~^$"}
+_SPECIAL.update({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
+_PLAIN_CODE = re.compile(r"[\w./:@+=,\-]*\Z")
+
+
+def _text(value: Any) -> str:
+    """Any text as one line of Markdown-inert, HTML-escaped characters (control characters shown as escapes)."""
+    out = []
+    for ch in str(value):
+        if ch in _SPECIAL:
+            out.append(_SPECIAL[ch])
+        elif ch in "\r\n\t":
+            out.append(" ")
+        elif not ch.isprintable():
+            out.append(f"&#92;x{ord(ch):02x}" if ord(ch) < 0x100 else f"&#92;u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
         return "✓" if value else "✗"
-    text = str(value).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-    return text
+    return _text(value)
 
 
 def _code(value: Any) -> str:
     if value is None or value == "":
         return "—"
-    return "`" + str(value).replace("`", "'").replace("|", "\\|") + "`"
+    text = str(value)
+    if _PLAIN_CODE.match(text):
+        return "`" + text + "`"
+    return "<code>" + _text(text) + "</code>"  # anything else: an inline tag whose text Markdown cannot touch
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str, str]) -> list[str]:
@@ -60,7 +85,7 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
     L = labels(locale)
     s = report["summary"]
     rel = report["release"]
-    out: list[str] = [f"# {L['title']} {rel['version']}", "", L["intro"], ""]
+    out: list[str] = [f"# {L['title']} {_text(rel['version'])}", "", L["intro"], ""]
     verdict = L["pass"] if s["verdict"] == "pass" else L["fail"]
     out += _table([L["release"], L["value"]], [
         [L["version"], _code(rel["version"])],

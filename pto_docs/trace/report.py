@@ -73,7 +73,8 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     elif check and lock is None:
         raw.append(("lock-missing", LOCK_NAME, LOCK_NAME, "no review lock in the spec tree; run pto-docs trace --stamp"))
     for d in diagnostics:
-        raw.append(("load-error" if d.is_error else "load-warning", d.code, d.path, d.format()))
+        raw.append(("load-error" if d.is_error else "load-warning", d.code, d.path,
+                    d.message + (f" (at {d.pointer})" if d.pointer else ""), d.line, d.col))
     findings = apply_policy(raw, policy)
     report["findings"] = [f.as_json() for f in findings]
     report["policy"] = policy.effective()
@@ -92,7 +93,8 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
 
 
 def findings_of(report: Mapping[str, Any]) -> list[Finding]:
-    return [Finding(f["path"], f["code"], f["id"], f["message"], f["severity"]) for f in report["findings"]]
+    return [Finding(f["path"], f["code"], f["id"], f["message"], f["severity"], f.get("line", 0), f.get("col", 0))
+            for f in report["findings"]]
 
 
 def stamp_document(catalog: Catalog, examples: Iterable = ()) -> dict[str, Any]:
@@ -387,7 +389,8 @@ class _Builder:
         seen = set()
         for ex in sorted(self.examples, key=lambda e: e.key):
             seen.add(ex.key)
-            pin = pins.get(ex.key, (None, None))[0]
+            from .links import id_end
+            pin = pins.get(id_end(ex.key), (None, None))[0]
             status = H.status_of(ex.digest, [pin] if H.is_sha(pin) else [])
             path = ex.source_path or (self.cat.units[ex.unit_id].path if ex.unit_id in self.cat.units else "")
             out.append({"key": ex.key, "instruction": ex.instruction, "unit": ex.unit_id, "origin": ex.origin,

@@ -7,8 +7,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .gate import Policy, PolicyError, exit_code, parse_policy_items
-from .lock import ReviewLock, atomic_write, lock_path, lock_text, read_lock
+from .lock import LockError, ReviewLock, atomic_write, lock_path, lock_text, read_lock
 from .report import build_report, findings_of, source_date, stamp_document
+
+
+class StampError(Exception):
+    """The review lock could not be stamped; the message is the one diagnostic line."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ def _examples(catalog) -> tuple[tuple, list[tuple[str, str, str, str]]]:
 def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
           options: Mapping | None = None, environ: Mapping[str, str] | None = None):
     """The report and findings of ``result`` (a LoadResult). Raises PolicyError for a bad policy or
-    SOURCE_DATE_EPOCH (before anything is written), OSError when the review lock cannot be written."""
+    SOURCE_DATE_EPOCH (before anything is written), StampError when the review lock cannot be stamped."""
     policy = configured_policy(policy_items, options)
     try:
         date = source_date(environ or {})
@@ -53,8 +57,18 @@ def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Ite
     examples, extra = _examples(catalog)
     lock: ReviewLock | str = "auto"
     if stamp:
-        atomic_write(lock_path(catalog.root), lock_text(stamp_document(catalog, examples)).encode("utf-8"))
-        lock = read_lock(catalog.root)
+        target = lock_path(catalog.root)
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise StampError(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular "
+                             "file; refusing to replace it")
+        try:
+            atomic_write(target, lock_text(stamp_document(catalog, examples)).encode("utf-8"))
+        except OSError as exc:
+            raise StampError(f"{target}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}") from None
+        try:
+            lock = read_lock(catalog.root)
+        except (LockError, OSError) as exc:
+            raise StampError(f"{target}: error[IO-WRITE]: the review lock just written cannot be read back: {exc}") from None
     report = build_report(catalog, result.tree, examples, lock=lock, check=check, policy=policy, date=date,
                           diagnostics=result.diagnostics, extra_findings=extra)
     findings = findings_of(report)

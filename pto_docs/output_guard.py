@@ -1,0 +1,176 @@
+"""Where pto-docs may write: never over, into or around the spec tree, never over what it did not write.
+
+Every writer checks its target here first and turns :class:`OutputRefused` into one ``error[...]`` line and
+exit 2. A report file may replace a regular file (atomically, :func:`pto_docs.trace.lock.atomic_write`), never a
+directory, a device, a FIFO or a socket. A site directory may be new, empty, or a previous site (it carries
+:data:`SITE_MARKER`, or MkDocs' ``sitemap.xml`` / ``404.html``); anything else is refused unless forced, because
+building a site replaces what is in its directory.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .diagnostics import printable
+
+SITE_MARKER = ".pto-docs-site"
+SITE_SIGNS = (SITE_MARKER, "sitemap.xml", "404.html")
+
+
+class OutputRefused(Exception):
+    """An output path pto-docs will not write (exit 2). ``code`` is OUTPUT-REFUSED or IO-WRITE."""
+
+    def __init__(self, path: str, message: str, code: str = "OUTPUT-REFUSED"):
+        super().__init__(message)
+        self.path = path
+        self.code = code
+        self.message = message
+
+    def format(self) -> str:
+        return f"{printable(self.path)}: error[{self.code}]: {self.message}"
+
+
+def _resolved(path: str | os.PathLike[str]) -> Path:
+    try:
+        return Path(os.path.realpath(os.path.abspath(path)))
+    except (OSError, ValueError) as exc:
+        raise OutputRefused(str(path), f"cannot resolve the path: {exc}", "IO-WRITE") from None
+
+
+def _overlap(target: Path, root: Path) -> str | None:
+    if target == root:
+        return "is the spec root"
+    if root in target.parents:
+        return "lies inside the spec root"
+    if target in root.parents:
+        return "contains the spec root"
+    return None
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return None
+    except OSError as exc:
+        raise OutputRefused(str(path), f"cannot inspect the path: {exc.strerror or exc}", "IO-WRITE") from None
+
+
+def _existing_ancestor(path: Path, shown: str) -> Path:
+    """The nearest existing ancestor of ``path``; it must be a directory."""
+    for parent in path.parents:
+        st = _stat(parent)
+        if st is None:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            raise OutputRefused(shown, f"cannot be created: {parent} is not a directory", "IO-WRITE")
+        return parent
+    return Path("/")
+
+
+def check_output_file(path: str | os.PathLike[str], spec_root: str | os.PathLike[str] | None) -> Path:
+    """The resolved target of a report file, or OutputRefused. ``-`` (standard output) is not a path: don't ask."""
+    shown = str(path)
+    target = _resolved(path)
+    if spec_root is not None:
+        reason = _overlap(target, _resolved(spec_root))
+        if reason:
+            raise OutputRefused(shown, f"refusing to write a report that {reason}; write it outside the spec tree")
+    st = _stat(target)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a special file (device, FIFO or socket)"
+        raise OutputRefused(shown, f"refusing to replace {kind} with a report")
+    parent = target.parent
+    pst = _stat(parent)
+    if pst is None:
+        _existing_ancestor(parent, shown)
+        raise OutputRefused(shown, f"directory {printable(str(parent))} does not exist", "IO-WRITE")
+    if not stat.S_ISDIR(pst.st_mode):
+        raise OutputRefused(shown, f"{printable(str(parent))} is not a directory", "IO-WRITE")
+    return target
+
+
+def check_cache_dir(cache_dir: str | os.PathLike[str], spec_root: str | os.PathLike[str] | None) -> Path:
+    """A page cache directory may be anywhere but over, in or around the spec tree."""
+    target = _resolved(cache_dir)
+    if spec_root is not None:
+        reason = _overlap(target, _resolved(spec_root))
+        if reason:
+            raise OutputRefused(str(cache_dir), f"refusing to keep the page cache in a directory that {reason}")
+    st = _stat(target)
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise OutputRefused(str(cache_dir), "exists and is not a directory; refusing to use it as the page cache")
+    return target
+
+
+def looks_like_site(directory: Path) -> bool:
+    try:
+        entries = os.listdir(directory)
+    except OSError as exc:
+        raise OutputRefused(str(directory), f"cannot read the site directory: {exc.strerror or exc}", "IO-WRITE") from None
+    return not entries or any(sign in entries for sign in SITE_SIGNS)
+
+
+def check_site_dir(site_dir: str | os.PathLike[str], spec_root: str | os.PathLike[str] | None,
+                   force: bool = False, create: bool = True) -> Path:
+    """The resolved site directory, created and shown writable, or OutputRefused."""
+    shown = str(site_dir)
+    target = _resolved(site_dir)
+    if spec_root is not None:
+        reason = _overlap(target, _resolved(spec_root))
+        if reason:
+            raise OutputRefused(shown, f"refusing to build a site into a directory that {reason}")
+    st = _stat(target)
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise OutputRefused(shown, "exists and is not a directory; refusing to replace it with a site")
+    if st is not None and not force and not looks_like_site(target):
+        raise OutputRefused(shown, f"is not empty and does not look like a site pto-docs or MkDocs built (no "
+                                   f"{SITE_MARKER}, sitemap.xml or 404.html); refusing to replace its contents "
+                                   "(give --force to do so)")
+    if st is None:
+        _existing_ancestor(target, shown)
+        if create:
+            try:
+                os.makedirs(target, exist_ok=True)
+            except OSError as exc:
+                raise OutputRefused(shown, f"cannot create the site directory: {exc.strerror or exc}", "IO-WRITE") from None
+    if create:
+        probe = target / f".pto-docs-probe-{os.getpid()}"
+        try:
+            with open(probe, "wb"):
+                pass
+            os.unlink(probe)
+        except OSError as exc:
+            raise OutputRefused(shown, f"cannot write into the site directory: {exc.strerror or exc}", "IO-WRITE") from None
+    return target
+
+
+def write_site_marker(site_dir: str | os.PathLike[str]) -> None:
+    """Mark a finished site as pto-docs' own, so the next build may replace it."""
+    from .trace.lock import atomic_write
+    atomic_write(Path(site_dir) / SITE_MARKER, b"This directory is a site built by pto-docs; it may be rebuilt.\n")
+
+
+def refuse_build_outputs(err, site_dir, spec_root, cache_dir=None, force: bool = False, create: bool = True) -> bool:
+    """Check a build's page cache and site directory; print the refusal (one line) and answer True if refused.
+    ``create=False``: only what can be told before MkDocs reads its config (paths, no directory made)."""
+    if not site_dir or (spec_root is None and not create):
+        return False
+    try:
+        if cache_dir:
+            check_cache_dir(cache_dir, spec_root)
+        check_site_dir(site_dir, spec_root, force=force or not create, create=create)
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return True
+    return False
+
+
+def write_error(err, exc: OSError, where: str) -> int:
+    """An OSError while writing outputs (full disk, read-only file system) as one IO-WRITE line; exit code 2."""
+    err.write(f"{printable(exc.filename or where)}: error[IO-WRITE]: cannot write the site: {exc.strerror or exc}\n")
+    return 2

@@ -1,0 +1,196 @@
+"""A checkout's identity (commit, dirty flag, exact tag) without running anything the checkout configures.
+
+The commit and the tags are read in pure Python from ``.git`` (HEAD, loose refs, ``packed-refs``, loose
+annotated tag objects). Only the dirty flag needs ``git status``, and git runs only when the repository's own
+config holds nothing but keys known not to execute anything (:data:`SAFE_KEYS`: no filter drivers, no fsmonitor,
+no pager, no includes), with system and global config off, hooks, fsmonitor and pagers disabled and no optional
+locks; otherwise the flag is unknown (None).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+import zlib
+from pathlib import Path
+
+SHA = re.compile(r"[0-9a-f]{40}([0-9a-f]{24})?\Z")
+# section.key (subsections as *) a repository's config may hold for git status to run at all
+SAFE_KEYS = frozenset({
+    "core.repositoryformatversion", "core.filemode", "core.bare", "core.logallrefupdates", "core.ignorecase",
+    "core.precomposeunicode", "core.symlinks", "core.autocrlf", "core.eol", "core.safecrlf", "core.checkstat",
+    "core.trustctime", "core.quotepath", "core.sharedrepository", "core.splitindex", "core.untrackedcache",
+    "core.preloadindex", "core.sparsecheckout", "core.sparsecheckoutcone", "core.abbrev",
+    "remote.*.url", "remote.*.fetch", "remote.*.pushurl", "remote.*.tagopt", "remote.*.prune", "remote.*.promisor",
+    "remote.*.partialclonefilter", "branch.*.remote", "branch.*.merge", "branch.*.rebase",
+    "user.name", "user.email", "gc.auto", "pull.rebase", "pull.ff", "fetch.prune", "init.defaultbranch",
+    "extensions.worktreeconfig", "extensions.objectformat", "extensions.partialclone", "submodule.*.url",
+    "submodule.*.active", "index.version", "feature.manyfiles", "maintenance.auto", "maintenance.strategy",
+})
+NEUTRAL = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat",
+           "-c", "core.untrackedCache=false", "-c", "diff.external=", "-c", "core.attributesFile=/dev/null",
+           "--no-pager", "--no-optional-locks")
+
+
+def git_dir(root: Path) -> Path | None:
+    dot = root / ".git"
+    try:
+        if dot.is_dir():
+            return dot
+        if dot.is_file():
+            text = (_read(dot) or "").strip()
+            if text.startswith("gitdir:"):
+                target = Path(text[len("gitdir:"):].strip())
+                target = target if target.is_absolute() else (root / target)
+                return target if target.is_dir() else None
+    except OSError:
+        return None
+    return None
+
+
+def _common_dir(gdir: Path) -> Path:
+    text = (_read(gdir / "commondir") or "").strip()
+    if not text:
+        return gdir
+    common = Path(text)
+    return common if common.is_absolute() else gdir / common
+
+
+MAX_READ = 64 << 20
+
+
+def _read_bytes(path: Path, limit: int = MAX_READ) -> bytes | None:
+    """A regular file's bytes (at most ``limit``); None for anything else: a FIFO or device cannot block us."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _read(path: Path) -> str | None:
+    data = _read_bytes(path)
+    return None if data is None else data.decode("utf-8", errors="replace")
+
+
+def _packed_refs(common: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """(ref -> sha, ref -> peeled sha) from packed-refs."""
+    refs: dict[str, str] = {}
+    peeled: dict[str, str] = {}
+    last = None
+    for line in (_read(common / "packed-refs") or "").splitlines():
+        if line.startswith("^") and last is not None and SHA.match(line[1:].strip()):
+            peeled[last] = line[1:].strip()
+        elif not line.startswith("#"):
+            sha, _, name = line.partition(" ")
+            if SHA.match(sha) and name:
+                refs[name.strip()] = sha
+                last = name.strip()
+    return refs, peeled
+
+
+def _resolve(gdir: Path, common: Path, ref: str, packed: dict[str, str], depth: int = 0) -> str | None:
+    if depth > 5 or ".." in ref.split("/") or not (ref == "HEAD" or ref.startswith("refs/")):
+        return None
+    for base in (gdir, common):
+        text = _read(base / ref)
+        if text is not None:
+            text = text.strip()
+            if text.startswith("ref:"):
+                return _resolve(gdir, common, text[4:].strip(), packed, depth + 1)
+            return text if SHA.match(text) else None
+    return packed.get(ref)
+
+
+def _peel_loose(common: Path, sha: str) -> str | None:
+    """The object a loose annotated tag points to; None when the object is not loose or not a tag."""
+    data = _read_bytes(common / "objects" / sha[:2] / sha[2:], 1 << 20)
+    try:
+        raw = zlib.decompressobj().decompress(data, 4096) if data is not None else b""
+    except zlib.error:
+        return None
+    if not raw.startswith(b"tag "):
+        return None
+    body = raw.split(b"\0", 1)[-1]
+    if body.startswith(b"object "):
+        target = body[7:].split(b"\n", 1)[0].decode("ascii", "replace")
+        return target if SHA.match(target) else None
+    return None
+
+
+def head_and_tag(root: Path) -> tuple[str | None, str | None]:
+    gdir = git_dir(root)
+    if gdir is None:
+        return None, None
+    common = _common_dir(gdir)
+    packed, peeled = _packed_refs(common)
+    commit = _resolve(gdir, common, "HEAD", packed)
+    if commit is None:
+        return None, None
+    tags: set[tuple[bool, str]] = set()  # (lightweight, name): annotated tags first, as git describe does
+    names = {name for name in packed if name.startswith("refs/tags/")}
+    tag_dir = common / "refs" / "tags"
+    for dirpath, _dirs, files in os.walk(tag_dir, followlinks=False):
+        for name in files:
+            names.add((Path(dirpath) / name).relative_to(common).as_posix())
+    for name in names:
+        sha = _resolve(gdir, common, name, packed)
+        if sha is None:
+            continue
+        if sha == commit:
+            tags.add((True, name[len("refs/tags/"):]))
+        elif peeled.get(name) == commit or _peel_loose(common, sha) == commit:
+            tags.add((False, name[len("refs/tags/"):]))
+    return commit, (sorted(tags)[0][1] if tags else None)
+
+
+def config_is_safe(gdir: Path) -> bool:
+    """Whether every key of the repository's config (and of a worktree's config) is in SAFE_KEYS."""
+    for path in (_common_dir(gdir) / "config", gdir / "config.worktree"):
+        text = _read(path)
+        if text is None:
+            continue
+        section = ""
+        for raw in text.splitlines():
+            line = raw.strip()
+            if not line or line[0] in "#;":
+                continue
+            if line.startswith("["):
+                m = re.match(r'\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)\Z', line)
+                if not m or m.group(2):
+                    return False
+                section = m.group(1).lower()
+                has_sub = '"' in line
+                parts = section.split(".", 1)
+                section = f"{parts[0]}.*" if has_sub or len(parts) > 1 else parts[0]
+                continue
+            key = re.match(r"([A-Za-z][A-Za-z0-9-]*)\s*(=|\Z)", line)
+            if not key or line.endswith("\\") or f"{section}.{key.group(1).lower()}" not in SAFE_KEYS:
+                return False
+    return True
+
+
+def worktree_dirty(root: Path) -> bool | None:
+    gdir = git_dir(root)
+    if gdir is None or not config_is_safe(gdir):
+        return None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
+                "GIT_PAGER": "cat", "PAGER": "cat", "GIT_OPTIONAL_LOCKS": "0", "GIT_DIR": str(gdir),
+                "GIT_WORK_TREE": str(root)})
+    try:
+        done = subprocess.run(["git", *NEUTRAL, "status", "--porcelain", "--untracked-files=no"], cwd=root, env=env,
+                              capture_output=True, text=True, timeout=20, check=False, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return bool(done.stdout.strip()) if done.returncode == 0 else None
