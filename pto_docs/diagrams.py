@@ -22,6 +22,7 @@ LABEL_PX = 11
 CHAR_W10 = 67  # ten times the monospace advance at LABEL_PX (0.6 em, rounded up)
 DIGIT_PX = 11
 NUM_PX = 9
+ROTATED_CLEARANCE = 14  # px of a box's height a rotated label leaves free (ticks at the foot, a margin at the head)
 
 _FILL = {"field": "#ffffff", "fixed": "#dbeafe", "const": "#eeeeee", "unspec": "#f7f7f7"}
 
@@ -142,6 +143,15 @@ def _label(text: str, suffix: str, x: int, by: int, w: int) -> str:
     flat = _fit(text, w - 4, suffix)
     if flat == text + suffix or (flat is not None and w >= 4 * CELL):
         return f'<text {common} x="{cx}" y="{cy + 4}">{_esc(flat)}</text>'
-    rotated = _fit(text, BOX_H - 6, suffix) or (text + suffix)[: (BOX_H - 6) * 10 // CHAR_W10]
-    # rotated -90 degrees about the box centre; the +4 baseline shift then centres the glyphs horizontally
+    # rotated -90 degrees about the box centre; the +4 baseline shift then centres the glyphs horizontally. The
+    # room leaves the bit ticks at the box's foot clear (a real font may be a little wider than 0.6 em): a label
+    # that does not fit is set one or two pixels smaller before it is truncated
+    room = BOX_H - ROTATED_CLEARANCE
+    whole = text + suffix
+    for px in (LABEL_PX, LABEL_PX - 1, LABEL_PX - 2):
+        if len(whole) * CHAR_W10 * px <= room * 10 * LABEL_PX:
+            size = "" if px == LABEL_PX else f' font-size="{px}"'
+            label = common if not size else common.replace(f'font-size="{LABEL_PX}"', size.strip())
+            return f'<text {label} x="{cx}" y="{cy + 4}" transform="rotate(-90 {cx} {cy})">{_esc(whole)}</text>'
+    rotated = _fit(text, room, suffix) or whole[: room * 10 // CHAR_W10]
     return f'<text {common} x="{cx}" y="{cy + 4}" transform="rotate(-90 {cx} {cy})">{_esc(rotated)}</text>'

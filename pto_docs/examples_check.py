@@ -12,7 +12,8 @@ import re
 from .diagnostics import Diagnostic, error, warning
 from .model import Catalog, Unit
 
-DATATYPE_SENTENCE = re.compile(r"\bDataType is one of ([A-Z0-9, ]+?(?:,? or [A-Z0-9]+)?)\.")
+# "DataType is one of A, B, or C." and upstream's other phrasing "DataType is exactly [one of] A, B, or C;"
+DATATYPE_SENTENCE = re.compile(r"\bDataType is (?:one of|exactly(?: one of)?) ([A-Z0-9, ]+?(?:,? or [A-Z0-9]+)?)[.;]")
 TYPE_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]*\b")
 
 

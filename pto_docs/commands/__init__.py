@@ -8,11 +8,13 @@ from typing import TextIO
 # (command name, module, description); modules define add_arguments(parser) and run(args, out, err) -> int
 COMMANDS: list[tuple[str, str, str]] = [
     ("build", "pto_docs.commands.build_cmd", "build the bilingual MkDocs site (same as mkdocs build --strict)"),
+    ("trace", "pto_docs.commands.trace_cmd", "traceability report and release gate (hashes, coverage, suspect links)"),
+    ("avs", "pto_docs.commands.avs_cmd", "run the spec's AVS test points on the built-in ASL interpreter"),
+    ("evidence", "pto_docs.commands.evidence_cmd",
+     "rewrite or --check the derived catalogs, evidence and manifest of a tree pto-docs maintains"),
+    ("i18n", "pto_docs.commands.i18n_cmd", "translation status and skeletons (i18n status | i18n extract)"),
+    ("init", "pto_docs.commands.init_cmd", "write a minimal mkdocs.yml for a spec tree (never overwrites)"),
 ]
-COMMANDS.append(("init", "pto_docs.commands.init_cmd", "write a minimal mkdocs.yml for a spec tree (never overwrites)"))
-COMMANDS.append(("evidence", "pto_docs.commands.evidence_cmd",
-                 "rewrite or --check the derived catalogs, evidence and manifest of a tree pto-docs maintains"))
-COMMANDS.append(("trace", "pto_docs.commands.trace_cmd", "traceability report and release gate (hashes, coverage, suspect links)"))
 
 
 def register_more(sub: argparse._SubParsersAction) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..model import Catalog, Unit
+from .encoding_notes import Note, item_value, note, title
 from .fragments import plain_code, readable_json
 
 
@@ -18,17 +19,20 @@ class ItemRow:
     bit_range: str
     value: str
     variable: bool
+    fixed: tuple[str, str, str] | None = None  # (value, field, fixed by: a mnemonic or "" for the match bits)
 
 
 @dataclass(frozen=True)
 class WordView:
-    title: str
+    title: Note
     form_id: str
     asm: str
     index: int
     width_bits: int
     mask: str
     match: str
+    own_mask: str  # the instruction's own: the carrier's mask plus the fields it fixes
+    own_match: str
     items: tuple[ItemRow, ...]
     svg: Markup
     wavejson: Markup
@@ -40,7 +44,7 @@ class EncodingView:
     carrier: str | None
     engine: str | None
     fixed: tuple[tuple[str, int], ...]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     words: tuple[WordView, ...]
 
 
@@ -121,11 +125,17 @@ def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
     for word in enc.words:
         label = f"{unit.mnemonic or unit.id}: {word.title or word.form_id} word {word.index}"
         words.append(WordView(
-            title=word.title, form_id=word.form_id, asm=word.asm, index=word.index, width_bits=word.width_bits,
+            title=title(word.title) if word.title else Note(None, (), ""), form_id=word.form_id, asm=word.asm, index=word.index, width_bits=word.width_bits,
             mask=word.mask, match=word.match,
-            items=tuple(ItemRow(i.name, i.bit_range, i.value, i.value == "variable") for i in word.items),
+            own_mask=_hex(word.effective_mask, word.width_bits), own_match=_hex(word.effective_match, word.width_bits),
+            items=tuple(ItemRow(i.name, i.bit_range, i.value, i.value == "variable", item_value(i.value))
+                        for i in word.items),
             svg=Markup(compact_svg(register_svg(word, label=label))),
             wavejson=plain_code(readable_json(word.wavejson, sort_keys=False), "json"),
         ))
     return EncodingView(True, enc.carrier_mnemonic, enc.engine_mnemonic, tuple(sorted(enc.fixed.items())),
-                        tuple(enc.notes), tuple(words))
+                        tuple(note(n) for n in enc.notes), tuple(words))
+
+
+def _hex(value: int, width_bits: int) -> str:
+    return "0x" + format(value, f"0{max(1, -(-width_bits // 4))}x")

@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from ..model import Unit
 from . import routes
+from .env import Prose
 from .fragments import plain_code
 from .sitedata import Artifact, SiteData
 
@@ -27,7 +28,7 @@ class TestRow:
 @dataclass(frozen=True)
 class AdrRow:
     id: str
-    title: str
+    title: Prose  # translatable like the ADR page's own title
     status: str
     path: str
     sha256: str
@@ -55,5 +56,5 @@ def evidence_view(data: SiteData, unit: Unit, src: str) -> EvidenceView:
     adrs = []
     for aid in data.adrs_of(unit):
         a = cat.adrs[aid]
-        adrs.append(AdrRow(a.id, a.title, a.status, a.path, a.file.sha256, routes.relative(src, routes.adr_src(a.id))))
+        adrs.append(AdrRow(a.id, Prose(a.id, "/title", a.title), a.status, a.path, a.file.sha256, routes.relative(src, routes.adr_src(a.id))))
     return EvidenceView(tuple(tests), data.artifacts, tuple(adrs))

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..frozen import thaw
 from . import routes
+from .numbers import exact_title, number_text
 
 MAX_ROWS = 32
 MAX_COLS = 32
@@ -19,6 +20,7 @@ class Cell:
     text: str
     valid: bool
     undefined: bool
+    title: str = ""  # the exact bits and value, when the text is a rounded float
 
 
 @dataclass(frozen=True)
@@ -87,25 +89,40 @@ def _int(value: Any, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def _text(value: Any) -> str:
+def _text(value: Any, data_type: str = "") -> str:
     if value is None:
         return "—"
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return repr(value)
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return repr(value)
+        return number_text(value, data_type)
     return str(value)
+
+
+def _title(value: Any, data_type: str, bits: Any) -> str:
+    """A title only where the text does not say everything (a float shown rounded for its type)."""
+    if not isinstance(value, float) or value != value or value in (float("inf"), float("-inf")):
+        return ""
+    if value.is_integer() and abs(value) < 1e15 and not isinstance(bits, str):
+        return ""
+    return exact_title(value, data_type, bits if isinstance(bits, str) else None)
 
 
 def _table(name: str, spec: Mapping[str, Any], key: str) -> TileTable:
     rows, cols = _int(spec.get("rows"), 1), _int(spec.get("columns"), 1)
     vr, vc = _int(spec.get("valid_rows"), rows), _int(spec.get("valid_columns"), cols)
     values = spec.get(key) or []
+    bits = spec.get("bits") or []
+    data_type = str(spec.get("data_type", ""))
     grid = []
     for r in range(min(rows, MAX_ROWS)):
         line = values[r] if r < len(values) and isinstance(values[r], list) else []
+        bit_line = bits[r] if r < len(bits) and isinstance(bits[r], list) else []
         cells = []
         for c in range(min(cols, MAX_COLS)):
             value = line[c] if c < len(line) else None
-            cells.append(Cell(_text(value), r < vr and c < vc, value is None))
+            raw = bit_line[c] if c < len(bit_line) else None
+            cells.append(Cell(_text(value, data_type), r < vr and c < vc, value is None, _title(value, data_type, raw)))
         grid.append(tuple(cells))
     return TileTable(name, str(spec.get("data_type", "")), rows, cols, vr, vc, tuple(grid),
                      rows > MAX_ROWS or cols > MAX_COLS)

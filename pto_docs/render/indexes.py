@@ -28,7 +28,6 @@ def surface_label(locale: str, surface: str) -> str:
 
 
 def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]:
-    from .pages import PageParts
     cat = r.catalog
     instructions = sorted(cat.instructions, key=lambda u: (_surface_key(u.surface), u.classification, u.mnemonic or ""))
     units = [u for u in r.units if not u.is_instruction]
@@ -63,24 +62,49 @@ def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]
         {"adr": cat.adrs[a], "href": routes.relative(src, routes.adr_src(a)), "title": Prose(a, "/title", cat.adrs[a].title)}
         for a in sorted(cat.adrs)])
 
-    src = routes.REQUIREMENTS
-    req_rows = []
-    for rid in sorted(cat.requirements):
-        req = cat.requirements[rid]
-        owner = cat.units.get(req.owner)
-        anchor = rid if req.origin == "ndf" else ""
-        req_rows.append({
-            "req": req,
-            "owner_href": routes.relative(src, routes.unit_src(owner), anchor) if owner else None,
-            "tests": [(t, routes.relative(src, routes.unit_src(cat.unit_for_path(cat.tests[t].source)), t)
-                       if cat.unit_for_path(cat.tests[t].source) else None)
-                      for t in cat.tests_by_requirement.get(rid, ())],
-        })
-    yield src, render("pages/requirements.md.j2", src, rows=req_rows)
+    yield from requirement_index_pages(r, locale, render)
 
     report = trace_markdown(r, locale)
     if report is not None:
-        yield routes.TRACEABILITY, PageParts(report)
+        yield routes.TRACEABILITY, report_with_findings(r, locale, report)
+
+
+def requirement_page_title(locale: str, page) -> str:
+    lab = labels(locale)
+    where = surface_label(locale, page.surface) + (f" / {page.segment}" if page.segment else "")
+    return lab.t("requirements.page_title", where=where)
+
+
+def requirement_index_pages(r: SiteRenderer, locale: str, render) -> Iterator[tuple[str, PageParts]]:
+    from .requirements_view import page_rows, requirement_pages
+    cat = r.catalog
+    pages = requirement_pages(cat)
+    src = routes.REQUIREMENTS
+    summary = [{"surface_label": surface_label(locale, p.surface), "segment": p.segment,
+                "href": routes.relative(src, p.src), "count": p.count, "owners": len(p.owners),
+                "tests": sum(len(cat.tests_by_requirement.get(rid, ())) for _o, ids in p.owners for rid in ids)}
+               for p in pages]
+    yield src, render("pages/requirements.md.j2", src, pages=summary, total=len(cat.requirements))
+    for p in pages:
+        yield p.src, render("pages/requirements_page.md.j2", p.src, title=requirement_page_title(locale, p),
+                            groups=page_rows(cat, p), count=p.count,
+                            index_href=routes.relative(p.src, routes.REQUIREMENTS))
+
+
+def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts:
+    """The traceability report page with the model-check findings appended (one searchable fragment)."""
+    from .findings import catalog_findings
+    from .pages import PageParts
+    cache = r.__dict__.setdefault("_findings", {})
+    if "all" not in cache:
+        cache["all"] = catalog_findings(r.catalog)
+    src = routes.TRACEABILITY
+    findings = [(f, routes.relative(src, routes.unit_src(r.catalog.units[f.unit_id]), "model-findings"))
+                for f in cache["all"]]
+    lab = labels(locale)
+    html = r.env.get_template("partials/findings_report.html.j2").render(L=lab.t, findings=findings)
+    heading = f"\n\n## {lab.t('finding.report_title')} {{: #model-findings }}\n\n<!--pto-f:0-->\n"
+    return PageParts(report.rstrip("\n") + heading, [html])
 
 
 def trace_available() -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,12 @@ class AslRegion:
 
 
 @dataclass(frozen=True)
+class Link:
+    label: str
+    href: str | None
+
+
+@dataclass(frozen=True)
 class InstructionModel:
     unit: Unit
     src: str
@@ -59,6 +66,12 @@ class InstructionModel:
     trace_json: Markup
     documentation: str | None
     documentation_sha256: str | None
+    carriers: tuple[Link, ...] = ()
+    line_hrefs: tuple[str | None, ...] = ()
+    depends: tuple[Link, ...] = ()
+    requirement: Link | None = None
+    ndf_req_hrefs: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
+    findings: tuple = ()
 
 
 def _escape_token(key: str) -> str:
@@ -109,6 +122,38 @@ def _forms_for_symbols(data: SiteData, unit: Unit) -> list[Mapping[str, Any]]:
     return [r for r in records if "fields" in r]
 
 
+def _unit_link(data: SiteData, src: str, mnemonic: str) -> Link:
+    target = data.catalog.find_instruction(mnemonic, "block") or data.catalog.find_instruction(mnemonic)
+    return Link(mnemonic, routes.relative(src, routes.unit_src(target)) if target is not None else None)
+
+
+def relations(data: SiteData, unit: Unit, src: str, lines) -> dict[str, Any]:
+    """Links from an instruction page: its carrier(s), the unit of each bundle line, depends_on, requirements."""
+    from .requirements_view import requirement_href
+    cat = data.catalog
+    carriers: list[str] = []
+    for record in unit.catalog_records:
+        if isinstance(record, Mapping) and isinstance(record.get("command_mnemonic"), str):
+            carriers.append(record["command_mnemonic"])
+    line_hrefs = []
+    for line in lines:
+        head = line.text.split(" ", 1)[0].rstrip(",")
+        link = _unit_link(data, src, head) if head and head != unit.mnemonic else Link(head, None)
+        line_hrefs.append(link.href)
+        if head.startswith("BSTART.") and head not in carriers:
+            carriers.append(head)
+    depends = tuple(Link(d, routes.relative(src, routes.unit_src(cat.units[d])) if d in cat.units else None)
+                    for d in unit.depends_on)
+    rid = unit.requirement_id
+    return {
+        "carriers": tuple(_unit_link(data, src, c) for c in carriers if c != unit.mnemonic),
+        "line_hrefs": tuple(line_hrefs),
+        "depends": depends,
+        "requirement": Link(rid, requirement_href(cat, src, rid)) if rid and rid in cat.requirements else None,
+        "ndf_req_hrefs": {c.id: requirement_href(cat, src, c.id) for c in unit.ndf},
+    }
+
+
 def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
     contract = unit.contract
     prose: dict[str, tuple[Prose, ...]] = {}
@@ -127,10 +172,12 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
     src = routes.unit_src(unit)
     trace = data.trace_row(unit)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
+    assembly = assembly_view(unit)
+    from .findings import findings_of
     return InstructionModel(
         unit=unit, src=src,
         summary=Prose(unit.id, "/summary", unit.summary),
-        assembly=assembly_view(unit),
+        assembly=assembly,
         symbols=symbol_rows(unit, _forms_for_symbols(data, unit)),
         encoding=encoding_view(data.catalog, unit),
         contract=prose,
@@ -145,6 +192,8 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
         trace_json=json_block(trace),
         documentation=documentation,
         documentation_sha256=data.tree.sha256(documentation) if documentation else None,
+        findings=findings_of(unit),
+        **relations(data, unit, src, assembly.lines),
     )
 
 

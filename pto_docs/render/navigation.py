@@ -94,12 +94,16 @@ def navigation(r: SiteRenderer, locale: str) -> list:
         units.append({surface_label(locale, surface): _tree_entries(node)})
 
     adrs: list = [{lab.t("nav.index"): routes.ADR_INDEX}] + ranges([{a: routes.adr_src(a)} for a in sorted(r.catalog.adrs)])
+    from .indexes import requirement_page_title
+    from .requirements_view import requirement_pages
+    requirements: list = [{lab.t("nav.index"): routes.REQUIREMENTS}] + [
+        {requirement_page_title(locale, p): p.src} for p in requirement_pages(r.catalog)]
     nav: list = [
         {lab.t("nav.home"): routes.HOME},
         {lab.t("nav.instructions"): instructions},
         {lab.t("nav.units"): units},
         {lab.t("nav.adrs"): adrs},
-        {lab.t("nav.requirements"): routes.REQUIREMENTS},
+        {lab.t("nav.requirements"): requirements},
     ]
     if trace_markdown(r, locale) is not None:
         nav.append({lab.t("nav.reports"): [{lab.t("nav.traceability"): routes.TRACEABILITY}]})

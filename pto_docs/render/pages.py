@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ from ..i18n import Localized, Translator, labels
 from ..model import Catalog, Unit
 from ..sources.tree import SpecTree
 from . import routes
+from .adr_links import front_links
+from .adr_links import rewrite as rewrite_adr_links
 from .env import Prose, environment
 from .evidence import evidence_view
 from .fragments import json_block, plain_asl
@@ -177,6 +180,7 @@ class SiteRenderer:
         self._skeletons: dict[str, tuple[Unit, str]] = {}  # unit id -> (unit, its skeleton JSON), for global_key
         self._unit_keys: dict[str, str] = {}
         self._templates_dir = templates_dir
+        self.link_problems: list = []  # ADR links that resolve to no page (render/adr_links.py), each once
         # files a page model or page reads on demand (documentation hashes, ...): (op, path, answer) per unit,
         # checked against this tree before a unit's model or page is taken over
         self._reads: list | None = None
@@ -291,6 +295,7 @@ class SiteRenderer:
         return cached
 
     def _unit_model(self, unit: Unit) -> dict[str, Any]:
+        from .requirements_view import requirement_href
         src = routes.unit_src(unit)
         depends = tuple(DependsLink(d, routes.relative(src, routes.unit_src(self.catalog.units[d]))
                                     if d in self.catalog.units else None) for d in unit.depends_on)
@@ -303,6 +308,7 @@ class SiteRenderer:
             "record_fields": len(unit.record),
             "record_json": json_block(thaw(unit.record)),
             "trace_json": json_block(self.data.trace_row(unit)),
+            "ndf_req_hrefs": {c.id: requirement_href(self.catalog, src, c.id) for c in unit.ndf},
         }
 
     # -- rendering ---------------------------------------------------------------------------------
@@ -398,19 +404,18 @@ class SiteRenderer:
         tr = _PageTranslator(self.translator(locale))
         title = tr(Prose(adr.id, "/title", adr.title)) if adr.title else Localized("", "source")
         body = tr(Prose(adr.id, "/body", adr.body))
-        links = {}
-        for key in ("affected_units",):
-            for uid in adr.front.get(key, ()) or ():
-                if uid in self.catalog.units:
-                    links[uid] = routes.relative(src, routes.unit_src(self.catalog.units[uid]))
-        for key in ("supersedes", "superseded_by", "resolves"):
-            for aid in adr.front.get(key, ()) or ():
-                if isinstance(aid, str) and aid in self.catalog.adrs:
-                    links[aid] = routes.relative(src, routes.adr_src(aid))
+        links = front_links(self.catalog, adr, src)
         front = [(k, thaw(v)) for k, v in adr.front.items() if k != "title"]
+        body_text, problems = rewrite_adr_links(body.text, adr, self.catalog, src)
+        for problem in problems:
+            if problem not in self.link_problems:
+                self.link_problems.append(problem)
+                # logged like the tree's other warnings (INFO in the build log): a strict build does not fail on a
+                # spec's dead link, which the page shows as text
+                logging.getLogger("mkdocs.plugins.pto-docs").info(problem.format())
         out = Collector()
         text = self._render("pages/adr.md.j2", src, locale, tr, out, a=adr, title=title, body=body,
-                            body_html=adr_html(safe_markdown(body.text)), front=front, links=links)
+                            body_html=adr_html(safe_markdown(body_text)), front=front, links=links)
         return out.parts(self._with_banner(text, locale, tr, out)), tuple(tr.seen)
 
     def prepare(self) -> None:
@@ -420,7 +425,9 @@ class SiteRenderer:
 
     def page_count(self) -> int:
         from .indexes import trace_available
-        return len(self.units) + len(self.catalog.adrs) + 5 + (1 if trace_available() else 0)
+        from .requirements_view import requirement_pages
+        return (len(self.units) + len(self.catalog.adrs) + 5 + len(requirement_pages(self.catalog))
+                + (1 if trace_available() else 0))
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages
@@ -436,7 +443,12 @@ class SiteRenderer:
             self._templates_now = None
 
     def files(self) -> Iterator[tuple[str, bytes]]:
-        """Non-page files of the site: each worked example's case JSON, downloadable from its page."""
+        """Non-page files of the site: each worked example's case JSON, downloadable from its page, and the id
+        lookup of the search box (render/id_index.py)."""
+        from .id_index import PATH, id_index_json
+        if "_id_index" not in self.__dict__:
+            self._id_index = id_index_json(self.catalog)
+        yield PATH, self._id_index
         for examples in self.data.examples.values():
             for ex in examples:
                 name = ex.key.split("/", 1)[-1]

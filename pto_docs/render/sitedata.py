@@ -27,6 +27,7 @@ class Artifact:
     path: str
     status: str
     sha256: str | None
+    recorded_only: bool = False  # absent from the tree; its hash is the one the release manifest records
 
 
 @dataclass
@@ -45,8 +46,11 @@ class SiteData:
             for row in trace.get("units", ()):
                 if isinstance(row, Mapping) and isinstance(row.get("id"), str):
                     data.trace_units[row["id"]] = thaw(row)
-        data.artifacts = tuple(_artifact(catalog, tree, *spec) for spec in ARTIFACTS
-                               if tree.exists(spec[1]) or spec[1] in catalog.json_files)
+        recorded = _recorded_hashes(catalog)
+        data.artifacts = tuple(
+            _artifact(catalog, tree, *spec) if tree.exists(spec[1]) or spec[1] in catalog.json_files
+            else Artifact(spec[0], spec[1], "", recorded[spec[1]], recorded_only=True)
+            for spec in ARTIFACTS if tree.exists(spec[1]) or spec[1] in catalog.json_files or spec[1] in recorded)
         grouped: dict[str, list] = {}
         for example in examples:
             grouped.setdefault(example.unit_id, []).append(example)
@@ -89,6 +93,18 @@ class SiteData:
             ids.update(cat.adrs_by_ndf.get(clause.id, ()))
         ids.update(a for a in self.trace_units.get(unit.id, {}).get("readiness_subjects", ()) if a in cat.adrs)
         return tuple(sorted(ids))
+
+
+def _recorded_hashes(catalog: Catalog) -> dict[str, str]:
+    """path -> sha256 of every file the release manifest records (canonical inputs and owned artifacts)."""
+    manifest = catalog.json("spec/release-manifest.json")
+    out: dict[str, str] = {}
+    if isinstance(manifest, Mapping):
+        for key in ("canonical_inputs", "owned_artifacts"):
+            for item in manifest.get(key, ()) or ():
+                if isinstance(item, Mapping) and isinstance(item.get("path"), str) and isinstance(item.get("sha256"), str):
+                    out.setdefault(item["path"], item["sha256"])
+    return out
 
 
 def _artifact(catalog: Catalog, tree: SpecTree, aid: str, path: str, status_at: tuple[str, ...]) -> Artifact:

@@ -31,12 +31,27 @@ def renderer(loaded):
     return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
 
 
+# a PTO-ISA/pto-spec checkout for the real-tree site tests (skipped without one)
+REAL_TREE = os.environ.get("PTO_SPEC_CHECKOUT")
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
+    return _build(tmp_path_factory.mktemp("site"), SPEC_ROOT)
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory) -> Path:
+    """One bilingual build of the PTO_SPEC_CHECKOUT tree per test session."""
+    if not REAL_TREE:
+        pytest.skip("PTO_SPEC_CHECKOUT names no pto-spec checkout")
+    return _build(tmp_path_factory.mktemp("real-site"), Path(REAL_TREE))
+
+
+def _build(site: Path, spec_root: Path) -> Path:
     from pto_docs.commands import build_cmd
 
-    site = tmp_path_factory.mktemp("site")
-    args = type("Args", (), {"spec_root": str(SPEC_ROOT), "site_dir": str(site), "config_file": str(REPO / "mkdocs.yml"),
+    args = type("Args", (), {"spec_root": str(spec_root), "site_dir": str(site), "config_file": str(REPO / "mkdocs.yml"),
                              "no_strict": False})()
     out, err = io.StringIO(), io.StringIO()
     cwd = os.getcwd()
@@ -47,3 +62,54 @@ def built_site(tmp_path_factory) -> Path:
         os.chdir(cwd)
     assert rc == 0, err.getvalue()
     return site
+
+
+# -- browser (tests marked ``browser``: real chromium through playwright) -------------------------------------
+CHROMIUM = Path("/usr/bin/chromium")
+BROWSER_REQUIRED = os.environ.get("PTO_DOCS_REQUIRE_BROWSER") == "1"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _serve(site: Path):
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+@pytest.fixture(scope="session")
+def catalog_url(built_site):
+    httpd = _serve(built_site)
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def real_url(real_site):
+    httpd = _serve(real_site)
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not CHROMIUM.exists():
+        if BROWSER_REQUIRED:
+            pytest.fail("PTO_DOCS_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing")
+        pytest.skip("Debian chromium is not installed")
+    if BROWSER_REQUIRED:
+        import playwright.sync_api as sync_api
+    else:
+        sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

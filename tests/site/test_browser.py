@@ -35,16 +35,9 @@ def server(built_site):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    assert CHROMIUM.exists(), "PTO_DOCS_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing"
-    if REQUIRED:
-        import playwright.sync_api as sync_api
-    else:
-        sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+def browser(chromium):
+    """The session's one chromium (conftest.py): one playwright driver per test process."""
+    return chromium
 
 
 @pytest.fixture

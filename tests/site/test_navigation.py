@@ -78,7 +78,8 @@ def test_a_large_tree_keeps_every_page_once_in_groups_of_at_most_max_entries(mon
     units = [_unit("tile", ["model", "legality", f"rule-{i}"], uid=f"PTO-TILE-MODEL-LEGALITY-R{i:02d}") for i in range(30)]
     units += [_unit("tile", ["model", "state", "types"], uid="PTO-TILE-MODEL-STATE-TYPES")]
     adrs = {f"ADR-{i:04d}": None for i in range(1, 61)}
-    renderer = SimpleNamespace(catalog=SimpleNamespace(instructions=instructions, adrs=adrs), units=instructions + units)
+    renderer = SimpleNamespace(catalog=SimpleNamespace(instructions=instructions, adrs=adrs, requirements={}, units={}),
+                               units=instructions + units)
     nav = navigation(renderer, "en")
     pages = flatten(nav)
     assert len(pages) == len(set(pages))

@@ -17,6 +17,7 @@ import pytest
 from conftest import SEED_PAGES
 
 from pto_docs.i18n import labels
+from pto_docs.render import routes
 
 GOLDEN = Path(__file__).parent / "golden"
 LOCALES = ("en", "zh-CN")
@@ -123,7 +124,10 @@ def test_seed_elements(renderer, mnemonic, locale):
     assert lab.t("release." + renderer.catalog.release.status) in text
     assert "Repeatable" not in text and "可重复" not in text  # no B.DIM line really repeats
     first = unit.record["block"][0]
-    assert text.count(f"<li><code>{first}</code>") == 1  # the first line is printed once
+    # the first line is printed once, linked to the unit of its mnemonic (the engine's BSTART alias)
+    carrier = renderer.catalog.find_instruction(first.split(" ", 1)[0], "block")
+    href = routes.relative(routes.unit_src(unit), routes.unit_src(carrier))
+    assert text.count(f'<li><a href="{href}"><code>{first}</code></a>') == 1
     tests = renderer.data.tests_of(unit)
     assert lab.t("instruction.evidence_count", count=len(tests) + len(renderer.data.artifacts) + len(renderer.data.adrs_of(unit))) in text
 

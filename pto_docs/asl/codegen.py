@@ -1,0 +1,282 @@
+"""Translate one ASL subprogram to Python source, compiled with ``compile``/``exec``.
+
+Locals become Python locals (``l_<name>``), globals are ``G[j]`` (a write first records ``j`` in the
+dirty set ``_D``), calls go through namespace names that start as compile-on-first-call stubs.
+Integers and bitvectors share Python operators (``BV`` overloads them); operators with ASL-specific
+errors (DIV, MOD, slices, ``as``) call helpers from ``runtime_helpers``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .errors import AslCompileError
+from .operators import BINARY, UNARY
+from .stdlib import PRIMITIVES
+from .values import BV
+
+NATIVE_BINARY = {"+": "+", "-": "-", "*": "*", "AND": "&", "OR": "|", "XOR": "^", "EOR": "^",
+                 "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
+HELPER_BINARY = {"DIV": "_div", "DIVRM": "_divrm", "MOD": "_mod", "/": "_rdiv", "RDIV": "_rdiv",
+                 "::": "_cat", "++": "_cat", "^": "_pow", "<<": "_shl", ">>": "_shr", "<=>": "_eq"}
+_NO = object()
+PATH_TAGS = ("var", "field", "aget")
+
+
+class CodeGen:
+    def __init__(self, program, locals_: set[str]):
+        self.program = program
+        self.locals = locals_
+        self.lines: list[str] = []
+        self.consts: list = program.codegen_consts
+        self.tmp = 0
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def emit(self, depth: int, text: str):
+        self.lines.append("    " * depth + text)
+
+    def new_tmp(self) -> str:
+        self.tmp += 1
+        return f"_t{self.tmp}"
+
+    def const(self, v) -> str:
+        t = type(v)
+        if t is bool or v is None:
+            return repr(v)
+        if t is int:
+            return repr(v) if v >= 0 else f"({v!r})"
+        if t is str:
+            return repr(v)
+        self.consts.append(v)
+        return f"K[{len(self.consts) - 1}]"
+
+    # -- constant evaluation -----------------------------------------------------------------------
+    def value(self, e):
+        """The value of a constant expression, or _NO."""
+        tag = e[0]
+        if tag == "lit":
+            return e[2]
+        if tag == "var":
+            name = e[2]
+            if name in self.locals:
+                return _NO
+            prog = self.program
+            if name in prog.constant_names and prog.initial is not None:
+                v = prog.G[prog.global_index[name]]
+                return v if type(v) not in (dict, list) else _NO
+            if name in prog.enum_label_index and name not in prog.global_index:
+                return name
+            return _NO
+        if tag == "bin" and e[2] in BINARY:
+            a, b = self.value(e[3]), self.value(e[4])
+            if a is _NO or b is _NO:
+                return _NO
+            return _try(BINARY[e[2]], a, b)
+        if tag == "un":
+            a = self.value(e[3])
+            return _NO if a is _NO else _try(UNARY[e[2]], a)
+        if tag == "call" and e[2] in PRIMITIVES and e[2] not in self.program.functions:
+            params = [self.value(p) for p in e[3]]
+            args = [self.value(a) for a in e[4]]
+            if any(v is _NO for v in params + args):
+                return _NO
+            return _try(PRIMITIVES[e[2]], params, args)
+        return _NO
+
+    # -- expressions -------------------------------------------------------------------------------
+    def expr(self, e) -> str:
+        v = self.value(e)
+        if v is not _NO:
+            return self.const(v)
+        return getattr(self, "x_" + e[0])(e)
+
+    def rhs(self, e) -> str:
+        code = self.expr(e)
+        if e[0] in PATH_TAGS and self.value(e) is _NO:
+            return f"_cp({code})"
+        return code
+
+    def x_var(self, e):
+        name = e[2]
+        if name in self.locals:
+            return "l_" + name
+        j = self.program.global_index.get(name)
+        if j is None:
+            if name in self.program.enum_label_index:
+                return repr(name)
+            raise AslCompileError(f"unknown identifier {name}")
+        return f"G[{j}]"
+
+    def x_bin(self, e):
+        op = e[2]
+        a, b = self.expr(e[3]), self.expr(e[4])
+        if op == "&&":
+            return f"({a} and {b})"
+        if op == "||":
+            return f"({a} or {b})"
+        if op == "==>":
+            return f"((not {a}) or {b})"
+        native = NATIVE_BINARY.get(op)
+        if native is not None:
+            return f"({a} {native} {b})"
+        helper = HELPER_BINARY.get(op)
+        if helper is None:
+            raise AslCompileError(f"unsupported operator {op}")
+        return f"{helper}({a}, {b})"
+
+    def x_un(self, e):
+        a = self.expr(e[3])
+        return {"-": f"(-{a})", "!": f"(not {a})", "NOT": f"(~{a})"}[e[2]]
+
+    def x_if(self, e):
+        return f"({self.expr(e[3])} if {self.expr(e[2])} else {self.expr(e[4])})"
+
+    def x_tuple(self, e):
+        return "(" + "".join(self.expr(x) + ", " for x in e[2]) + ")"
+
+    def x_call(self, e):
+        name, params, args = e[2], e[3], e[4]
+        if name not in self.program.functions:
+            if name not in PRIMITIVES:
+                raise AslCompileError(f"call of unknown subprogram {name}")
+            ps = "".join(self.expr(p) + ", " for p in params)
+            xs = "".join(self.expr(a) + ", " for a in args)
+            if name == "UInt":
+                return f"({xs[:-2]}).val"
+            return f"P[{name!r}](({ps}), ({xs}))"
+        return self.program.call_code(self, name, params, args)
+
+    def x_field(self, e):
+        return f"{self.expr(e[2])}[{e[3]!r}]"
+
+    def x_fields(self, e):
+        names = e[3]
+        return f"_getfields({self.expr(e[2])}, {tuple(names)!r})"
+
+    def x_aget(self, e):
+        return f"_ag({self.expr(e[2])}, {self.expr(e[3])})"
+
+    def slice_parts(self, slices) -> list[tuple[str, str]]:
+        """(low, width) code pairs, most significant first."""
+        out = []
+        for s in slices:
+            if s[0] == "single":
+                out.append((self.expr(s[1]), "1"))
+            elif s[0] == "range":
+                hi, lo = s[1], s[2]
+                hv, lv = self.value(hi), self.value(lo)
+                if hv is not _NO and lv is not _NO:
+                    out.append((self.const(lv), self.const(hv - lv + 1)))
+                else:
+                    lo_code = self.expr(lo)
+                    out.append((lo_code, f"({self.expr(hi)} - {lo_code} + 1)"))
+            else:
+                out.append((self.expr(s[1]), self.expr(s[2])))
+        return out
+
+    def x_slice(self, e):
+        base = self.expr(e[2])
+        parts = self.slice_parts(e[3])
+        if len(parts) == 1:
+            return f"_sl({base}, {parts[0][0]}, {parts[0][1]})"
+        flat = ", ".join(f"({lo}, {w})" for lo, w in parts)
+        return f"_slices({base}, ({flat},))"
+
+    def x_as(self, e):
+        code = self.expr(e[2])
+        ty = self.program.types.resolve(e[3])
+        loc = self.const(self.program.where(e[1]))
+        if ty[0] == "int" and ty[1]:
+            ranges = []
+            for lo, hi in ty[1]:
+                lo_c = self.expr(lo)
+                ranges.append(f"({lo_c}, {self.expr(hi) if hi is not None else lo_c})")
+            if len(ranges) == 1:
+                return f"_rng({code}, {ranges[0][1:-1]}, {loc})"
+            return f"_ranges({code}, ({', '.join(ranges)},), {loc})"
+        if ty[0] == "bits":
+            return f"_width({code}, {self.expr(ty[1])}, {loc})"
+        return code
+
+    def pattern_test(self, pats, subject: str) -> str:
+        tests = []
+        for p in pats:
+            tag = p[0]
+            if tag == "pmask":
+                tests.append(f"(({subject}).val & {p[2]}) == {p[1]}")
+            elif tag == "pall":
+                tests.append("True")
+            elif tag == "pexpr":
+                tests.append(f"{subject} == {self.expr(p[1])}")
+            elif tag == "prange":
+                tests.append(f"{self.expr(p[1])} <= {subject} <= {self.expr(p[2])}")
+            elif tag == "pleq":
+                tests.append(f"{subject} <= {self.expr(p[1])}")
+            else:
+                tests.append(f"{subject} >= {self.expr(p[1])}")
+        return "(" + " or ".join(f"({t})" for t in tests) + ")"
+
+    def x_in(self, e):
+        tmp = self.new_tmp()
+        test = self.pattern_test(e[3], tmp)
+        body = test if e[4] else f"(not {test})"
+        return f"(({tmp} := {self.expr(e[2])}) is not None and {body})"
+
+    def x_arb(self, e):
+        return self.base(e[2])
+
+    def x_record(self, e):
+        decl = self.program.types.resolve(("named", e[2]))
+        if decl[0] not in ("record", "exception"):
+            raise AslCompileError(f"{e[2]} is not a record type")
+        given = dict(e[3])
+        items = []
+        for name, ty in decl[1]:
+            code = self.rhs(given[name]) if name in given else self.base(ty)
+            items.append(f"{name!r}: {code}")
+        return "{" + ", ".join(items) + "}"
+
+    # -- base values -------------------------------------------------------------------------------
+    def base(self, ty) -> str:
+        ty = self.program.types.resolve(ty)
+        tag = ty[0]
+        if tag == "int":
+            if not ty[1]:
+                return "0"
+            pairs = []
+            for lo, hi in ty[1]:
+                lo_c = self.expr(lo)
+                pairs.append(f"({lo_c}, {self.expr(hi) if hi is not None else lo_c})")
+            return f"_intbase(({', '.join(pairs)},))"
+        if tag == "bool":
+            return "False"
+        if tag == "real":
+            return self.const(Fraction(0))
+        if tag == "string":
+            return "''"
+        if tag == "bits":
+            w = self.value(ty[1])
+            if w is not _NO:
+                return self.const(BV(0, w))
+            return f"BV(0, {self.expr(ty[1])})"
+        if tag == "enum":
+            return repr(ty[1][0])
+        if tag in ("record", "exception"):
+            return "{" + ", ".join(f"{n!r}: {self.base(t)}" for n, t in ty[1]) + "}"
+        if tag == "tuple":
+            return "(" + "".join(self.base(t) + ", " for t in ty[1]) + ")"
+        if tag == "array":
+            size = ty[1]
+            if size[0] == "var" and size[2] in self.program.types.decls:
+                size_code = str(len(self.program.types.decls[size[2]][1]))
+            else:
+                size_code = self.expr(size)
+            return f"_arr({size_code}, lambda: {self.base(ty[2])})"
+        raise AslCompileError(f"no base value for type {tag}")
+
+
+def _try(fn, *args):
+    try:
+        return fn(*args)
+    except Exception:  # noqa: BLE001 - not foldable; the error is raised at run time
+        return _NO

@@ -1,0 +1,206 @@
+"""The AVS harness: run every ``tests/asl/**.asl`` test point's ``main()`` on the assembled model.
+
+Each worker process holds one linked model; before each test the model's globals are restored to the
+state a fresh run has after global initialisation. Results follow schema ``pto-docs.avs.v1``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import json
+import os
+import re
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslUnreachable
+from .lexer import AslSyntaxError
+from .model import Model, Unit, load_model
+from .parser import parse
+from .profiles import bind_profile
+from .program import Program
+from .runner import run_in_big_stack
+
+SCHEMA = "pto-docs.avs.v1"
+TEST_PREFIX = "// PTO-TEST: "
+VALIDATION_CALL = re.compile(r"\b(Validate[A-Za-z0-9_]+)\s*\(\s*\)\s*;")
+
+
+@dataclass(frozen=True)
+class TestPoint:
+    test_id: str
+    path: str
+    kind: str
+    text: str
+
+
+def test_record(text: str) -> dict:
+    for line in text.splitlines():
+        if line.startswith(TEST_PREFIX):
+            record = json.loads(line[len(TEST_PREFIX):])
+            return record if isinstance(record, dict) else {}
+    return {}
+
+
+def tests_from_sources(sources, pattern: str | None = None) -> list[TestPoint]:
+    """Test points from (path, text) pairs (the caller reads the files), selected by ``pattern``."""
+    out = []
+    for path, text in sorted(sources):
+        record = test_record(text)
+        point = TestPoint(record.get("id", path), path, record.get("kind", "unknown"), text)
+        if pattern is None or _selected(point, pattern):
+            out.append(point)
+    return out
+
+
+def _selected(point: TestPoint, pattern: str) -> bool:
+    if any(c in pattern for c in "*?["):
+        return fnmatch.fnmatch(point.test_id, pattern) or fnmatch.fnmatch(point.path, pattern)
+    return pattern in point.test_id or pattern in point.path
+
+
+class Session:
+    """One linked model in one process, reused test after test."""
+
+    def __init__(self, model: Model, profile: str = "pto-v0"):
+        self.model = model
+        self.profile = profile
+        self.output = io.StringIO()
+        self.program = Program(model.decls, self.output)
+        bind_profile(self.program, profile)
+        run_in_big_stack(self.program.initialize)
+        self.base_functions = {k: list(v) for k, v in self.program.functions.items()}
+        self.added_names: set[str] = set()
+        self.base_globals = dict(self.program.global_index)
+        self.parsed_validation: dict[str, list] = {}
+
+    def _restore(self):
+        prog = self.program
+        for name in self.added_names:
+            if name in self.base_functions:
+                prog.functions[name] = list(self.base_functions[name])
+            else:
+                prog.functions.pop(name, None)
+        self.added_names = set()
+        if len(prog.global_index) != len(self.base_globals):
+            prog.global_index = dict(self.base_globals)
+            del prog.G[len(self.base_globals):]
+        prog.reset()
+        self.output.seek(0)
+        self.output.truncate()
+
+    def run(self, point: TestPoint) -> dict:
+        started = time.perf_counter()
+        status, message = "error", ""
+        try:
+            self._restore()
+            decls = parse(point.text, point.path)
+            code = "\n".join(line.split("//", 1)[0] for line in point.text.splitlines())
+            helpers = {d[2] for d in decls if d[0] == "func"}
+            for name in sorted(set(VALIDATION_CALL.findall(code)) - helpers):
+                decls = self._validation(name) + decls
+            self.added_names = {d[2] for d in decls if d[0] == "func"}
+            self.program.add(decls)
+            new_globals = [d for d in decls if d[0] == "global"]
+            result = run_in_big_stack(self._go, new_globals)
+            if result == 0:
+                status = "pass"
+            else:
+                status, message = "fail", f"main() returned {result}"
+        except AslAssertionError as exc:
+            status, message = "fail", f"{exc.loc}: assertion failed: {exc.text}"
+        except AslUnreachable as exc:
+            status, message = "fail", str(exc)
+        except (AslError, AslCompileError, AslSyntaxError, AslThrow) as exc:
+            message = f"{type(exc).__name__}: {exc}"
+        except RecursionError:
+            message = "RecursionError: ASL call chain too deep"
+        except MemoryError:
+            message = "MemoryError: the test point needs more memory than a worker may use"
+        except Exception as exc:  # noqa: BLE001 - an interpreter bug is recorded, not fatal to the run
+            message = f"internal {type(exc).__name__}: {exc}"
+        return {"id": point.test_id, "path": point.path, "kind": point.kind, "status": status,
+                "message": message, "seconds": round(time.perf_counter() - started, 4)}
+
+    def _go(self, new_globals):
+        if new_globals:
+            for d in new_globals:
+                self.program.initialize_one(d)
+        return self.program.call("main")
+
+    def _validation(self, name: str) -> list:
+        if name not in self.parsed_validation:
+            text = self.model.validation.get(name)
+            if text is None:
+                raise AslCompileError(f"unknown validation entry point {name}")
+            decls = parse(text, f"@validation@/{name}")
+            for dep in sorted(set(VALIDATION_CALL.findall(text)) - {name}):
+                decls = self._validation(dep) + decls
+            self.parsed_validation[name] = decls
+        return self.parsed_validation[name]
+
+
+_SESSION: Session | None = None
+
+
+# Address space one worker may use: a test whose ASL builds a huge value ends as a MemoryError (an error
+# result), not as the machine's out-of-memory killer. The whole pto-spec model needs about 0.5 GB.
+WORKER_MEMORY = 6 * 1024**3
+
+
+def _cap_memory() -> None:
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _worker_run(point: TestPoint) -> dict:
+    return _SESSION.run(point)
+
+
+def _cost(point: TestPoint, model: Model) -> int:
+    code = "\n".join(line.split("//", 1)[0] for line in point.text.splitlines())
+    calls = VALIDATION_CALL.findall(code)
+    return len(point.text) + sum(len(model.validation.get(name, "")) for name in calls)
+
+
+def summarize(tests: list[dict]) -> dict:
+    summary = {"total": len(tests), "pass": 0, "fail": 0, "error": 0}
+    for t in tests:
+        summary[t["status"]] += 1
+    return summary
+
+
+def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = None, jobs: int | None = None,
+            cache_dir=None, progress=None, profile: str = "pto-v0") -> dict:
+    """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
+    document. Worker processes are capped at WORKER_MEMORY bytes of address space."""
+    global _SESSION
+    model = load_model(units, generated, cache_dir)
+    _SESSION = Session(model, profile)
+    jobs = jobs or os.cpu_count() or 1
+    results: list[dict] = []
+    if jobs <= 1 or len(points) <= 1:
+        for point in points:
+            results.append(_SESSION.run(point))
+            if progress:
+                progress(results[-1], len(results), len(points))
+    else:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        # Longest first (estimated by the size of the generated validation code a test calls), each test
+        # its own task: the slow generated-validation points do not end up queued behind each other.
+        ordered = sorted(points, key=lambda p: -_cost(p, model))
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_cap_memory) as pool:
+            futures = [pool.submit(_worker_run, point) for point in ordered]
+            for future in as_completed(futures):
+                result = future.result()
+                results.append(result)
+                if progress:
+                    progress(result, len(results), len(points))
+    results.sort(key=lambda r: r["id"])
+    return {"schema": SCHEMA, "profile": profile, "tests": results, "summary": summarize(results)}

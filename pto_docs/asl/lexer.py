@@ -1,0 +1,90 @@
+"""Tokenizer for ASL v1 as PTO-ISA/pto-spec uses it.
+
+One master regular expression scans the whole text; a token is a tuple ``(kind, value, offset)``.
+``kind`` is the keyword or operator text itself, or one of ``ID INT REAL BITS MASK STR EOF``.
+Line and column are computed from the offset only when a diagnostic needs them.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+KEYWORDS = frozenset(
+    """AND ARBITRARY DIV DIVRM EOR IN MOD NOT OR XOR RDIV UNKNOWN
+    accessor array as assert begin bit bits boolean case catch collection config constant do downto else elsif end
+    enumeration exception for func getter if impdef implementation integer let looplimit noreturn of
+    otherwise pass pragma print println procedure pure readonly real record recurselimit repeat return
+    setter string then throw to try type unreachable until var when where while""".split()
+)
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\r\n]+|//[^\n]*|/\*.*?\*/)
+  | (?P<hex>0x[0-9A-Fa-f_]+)
+  | (?P<real>[0-9][0-9_]*\.[0-9][0-9_]*)
+  | (?P<int>[0-9][0-9_]*)
+  | (?P<bits>'[01 ]*')
+  | (?P<mask>'[01x ]*')
+  | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<op>\+:|\*:|::|\+\+|\.\.|==>|<=>|<=|>=|==|!=|&&|\|\||=>|-->|<->|<<|>>|\[\[|\]\]|[-+*/^!=<>(){}\[\],.:;])
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+class AslSyntaxError(Exception):
+    """A lexical or grammatical error, rendered ``path:line:col: error[ASL-SYNTAX]: message``."""
+
+    def __init__(self, path: str, line: int, col: int, message: str):
+        super().__init__(f"{path}:{line}:{col}: error[ASL-SYNTAX]: {message}")
+        self.path, self.line, self.col, self.message = path, line, col, message
+
+
+class LineMap:
+    """Offset to (line, column), both 1-based."""
+
+    def __init__(self, text: str):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return index + 1, offset - self.starts[index] + 1
+
+
+def tokenize(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
+    tokens: list[tuple[str, object, int]] = []
+    append = tokens.append
+    pos = 0
+    end = len(text)
+    match = _TOKEN.match
+    keywords = KEYWORDS
+    while pos < end:
+        m = match(text, pos)
+        if m is None:
+            line, col = LineMap(text).locate(pos)
+            raise AslSyntaxError(path, line, col, f"unexpected character {text[pos]!r}")
+        kind = m.lastgroup
+        value = m.group()
+        if kind == "ws":
+            pass
+        elif kind == "id":
+            append((value, value, pos) if value in keywords else ("ID", value, pos))
+        elif kind == "op":
+            append((value, value, pos))
+        elif kind == "int":
+            append(("INT", int(value.replace("_", "")), pos))
+        elif kind == "hex":
+            append(("INT", int(value[2:].replace("_", ""), 16), pos))
+        elif kind == "real":
+            append(("REAL", value.replace("_", ""), pos))
+        elif kind == "bits":
+            append(("BITS", value[1:-1].replace(" ", ""), pos))
+        elif kind == "mask":
+            append(("MASK", value[1:-1].replace(" ", ""), pos))
+        else:
+            append(("STR", bytes(value[1:-1], "utf-8").decode("unicode_escape"), pos))
+        pos = m.end()
+    append(("EOF", None, end))
+    return tokens

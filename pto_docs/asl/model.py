@@ -1,0 +1,154 @@
+"""Assemble the PTO ASL model from unit texts: unit metadata, source order, generated decoders.
+
+The source order is computed from each unit's ``// PTO-UNIT:`` or ``// PTO-INSTRUCTION:`` record
+(its ``id`` and ``depends_on``): repeatedly emit, sorted by path, every unit whose dependencies are
+all emitted; the synthetic node ``generated:decoders`` stands for the generated decoder text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .parser import parse
+
+UNIT_PREFIXES = ("// PTO-UNIT: ", "// PTO-INSTRUCTION: ")
+DECODER_NODE = "generated:decoders"
+CACHE_FORMAT = "pto-docs-asl-model-2"
+VALIDATION_FUNC = re.compile(r"^func (Validate[A-Za-z0-9_]+)\(\)\n.*?^end;\n", re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Unit:
+    unit_id: str
+    path: str
+    depends_on: tuple[str, ...]
+    text: str
+
+
+def unit_record(text: str) -> dict | None:
+    for line in text.splitlines():
+        for prefix in UNIT_PREFIXES:
+            if line.startswith(prefix):
+                return json.loads(line[len(prefix):])
+    return None
+
+
+def units_from_sources(sources: Iterable[tuple[str, str]]) -> list[Unit]:
+    """Units from (path, text) pairs, each identified by its ``// PTO-UNIT:`` / ``// PTO-INSTRUCTION:`` record.
+    The caller reads the files (pto-docs hands over the texts of its one read of the tree)."""
+    units = []
+    for path, text in sorted(sources):
+        record = unit_record(text) or {}
+        units.append(Unit(record.get("id", path), path, tuple(record.get("depends_on", ())), text))
+    return units
+
+
+def source_order(units: list[Unit]) -> list[str]:
+    """Unit ids (and DECODER_NODE) in dependency order, ties broken by path."""
+    deps = {u.unit_id: set(u.depends_on) for u in units}
+    deps.setdefault(DECODER_NODE, set())
+    paths = {u.unit_id: u.path for u in units}
+    remaining = set(deps)
+    order: list[str] = []
+    while remaining:
+        ready = sorted((n for n in remaining if not deps[n] & remaining),
+                       key=lambda n: (0, paths[n]) if n in paths else (1, n))
+        if not ready:
+            raise ValueError("ASL unit dependency cycle: " + ", ".join(sorted(remaining)))
+        order.extend(ready)
+        remaining.difference_update(ready)
+    return order
+
+
+def split_validation(text: str) -> dict[str, str]:
+    return {m.group(1): m.group(0) for m in VALIDATION_FUNC.finditer(text)}
+
+
+@dataclass
+class Model:
+    """The parsed model: declarations in source order, plus validation entry-point texts."""
+
+    decls: list
+    validation: dict[str, str]
+    digest: str
+
+
+def _parser_digest() -> bytes:
+    """The parser's own source: a changed parser never reuses trees cached by an older one."""
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for name in ("lexer.py", "parser.py", "parse_expr.py", "parse_stmt.py", "values.py"):
+        h.update((here / name).read_bytes())
+    return h.digest()
+
+
+def _digest(parts: list[tuple[str, str]]) -> str:
+    h = hashlib.sha256(_parser_digest())
+    for name, text in parts:
+        h.update(name.encode() + b"\0" + text.encode() + b"\0")
+    return h.hexdigest()
+
+
+class GeneratedAslMissing(ValueError):
+    """The model depends on ``generated:decoders`` and no generated decoder text was given."""
+
+
+def load_model(units: list[Unit], generated: str | None, cache_dir: Path | None = None) -> Model:
+    """The parsed model: ``units`` in source order with ``generated`` (the decoder and validation ASL a spec's
+    own generator writes, e.g. ``scripts/generate-asl-decoders --kind monolithic``) standing for
+    ``generated:decoders``. With ``cache_dir``, parsed once per source text and parser."""
+    by_id = {u.unit_id: u for u in units}
+    if generated is None and any(DECODER_NODE in u.depends_on for u in units):
+        raise GeneratedAslMissing(f"the model depends on {DECODER_NODE}: give the generated decoder ASL")
+    validation = split_validation(generated or "")
+    decoder = VALIDATION_FUNC.sub("", generated or "")
+    order = source_order(units)
+    parts = [("@decoder@", decoder) if n == DECODER_NODE else (by_id[n].path, by_id[n].text) for n in order]
+    return model_from_sources(parts, validation, cache_dir)
+
+
+def _read_pickle(path: Path):
+    """The cached object, or None; a damaged or foreign cache file is removed (never fatal)."""
+    if not path.exists():
+        return None
+    try:
+        with path.open("rb") as handle:
+            fmt, payload = pickle.load(handle)
+        if fmt == CACHE_FORMAT:
+            return payload
+    except Exception:  # noqa: BLE001 - a damaged cache is discarded and rebuilt
+        pass
+    path.unlink(missing_ok=True)
+    return None
+
+
+def _write_pickle(path: Path, payload) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    with tmp.open("wb") as handle:
+        pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
+
+
+def model_from_sources(parts: list[tuple[str, str]], validation: dict[str, str],
+                       cache_dir: Path | None = None) -> Model:
+    """Parse ``parts`` (path, text) once; reuse a pickle keyed by their sha256 when present."""
+    digest = _digest(parts + sorted(validation.items()))
+    cache_file = Path(cache_dir) / f"asl-model-{digest}.pickle" if cache_dir else None
+    if cache_file is not None:
+        decls = _read_pickle(cache_file)
+        if decls is not None:
+            return Model(decls, validation, digest)
+    decls = []
+    for path, text in parts:
+        decls.extend(parse(text, path))
+    if cache_file is not None:
+        _write_pickle(cache_file, decls)
+    return Model(decls, validation, digest)

@@ -1,0 +1,160 @@
+"""Binary and unary operators on run-time values, with ASLRef's dynamic errors."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .errors import AslError
+from .values import BV
+
+
+def _bad(op, a, b):
+    raise AslError(f"illegal application of operator {op} to {a!r} and {b!r}")
+
+
+def add(a, b):
+    if type(a) is BV:
+        w = a.width
+        return BV((a.val + (b.val if type(b) is BV else b)) & ((1 << w) - 1), w)
+    if type(a) is str:
+        return a + b
+    return a + b
+
+
+def sub(a, b):
+    if type(a) is BV:
+        w = a.width
+        return BV((a.val - (b.val if type(b) is BV else b)) & ((1 << w) - 1), w)
+    return a - b
+
+
+def mul(a, b):
+    if type(a) is BV:
+        w = a.width
+        return BV((a.val * (b.val if type(b) is BV else b)) & ((1 << w) - 1), w)
+    return a * b
+
+
+def rdiv(a, b):
+    if b == 0:
+        raise AslError("division by zero")
+    return Fraction(a) / Fraction(b)
+
+
+def div(a, b):
+    if b <= 0 or a % b != 0:
+        raise AslError(f"illegal application of operator DIV for values {a} and {b}")
+    return a // b
+
+
+def divrm(a, b):
+    if b <= 0:
+        raise AslError(f"illegal application of operator DIVRM for values {a} and {b}")
+    return a // b
+
+
+def mod(a, b):
+    if b <= 0:
+        raise AslError(f"illegal application of operator MOD for values {a} and {b}")
+    return a % b
+
+
+def shl(a, b):
+    if b < 0:
+        raise AslError(f"illegal application of operator << for values {a} and {b}")
+    return a << b
+
+
+def shr(a, b):
+    if b < 0:
+        raise AslError(f"illegal application of operator >> for values {a} and {b}")
+    return a >> b
+
+
+def power(a, b):
+    if type(a) is int and b < 0:
+        raise AslError(f"illegal application of operator ^ for values {a} and {b}")
+    return a**b
+
+
+def _same_width(op, a, b):
+    if type(b) is not BV or a.width != b.width:
+        _bad(op, a, b)
+
+
+def band(a, b):
+    _same_width("AND", a, b)
+    return BV(a.val & b.val, a.width)
+
+
+def bor(a, b):
+    _same_width("OR", a, b)
+    return BV(a.val | b.val, a.width)
+
+
+def bxor(a, b):
+    _same_width("XOR", a, b)
+    return BV(a.val ^ b.val, a.width)
+
+
+def concat(a, b):
+    if type(a) is str:
+        return a + b
+    return BV((a.val << b.width) | b.val, a.width + b.width)
+
+
+def lt(a, b):
+    return a < b
+
+
+def le(a, b):
+    return a <= b
+
+
+def gt(a, b):
+    return a > b
+
+
+def ge(a, b):
+    return a >= b
+
+
+def eq(a, b):
+    return a == b
+
+
+def ne(a, b):
+    return a != b
+
+
+def implies(a, b):
+    return (not a) or b
+
+
+def equiv(a, b):
+    return a == b
+
+
+BINARY = {
+    "+": add, "-": sub, "*": mul, "/": rdiv, "RDIV": rdiv, "DIV": div, "DIVRM": divrm, "MOD": mod,
+    "<<": shl, ">>": shr, "^": power, "AND": band, "OR": bor, "XOR": bxor, "EOR": bxor,
+    "::": concat, "++": concat, "<": lt, "<=": le, ">": gt, ">=": ge, "==": eq, "!=": ne,
+    "==>": implies, "<=>": equiv,
+}
+
+
+def neg(a):
+    if type(a) is BV:
+        return BV((-a.val) & ((1 << a.width) - 1), a.width)
+    return -a
+
+
+def bnot(a):
+    return BV(a.val ^ ((1 << a.width) - 1), a.width)
+
+
+def lnot(a):
+    return not a
+
+
+UNARY = {"-": neg, "NOT": bnot, "!": lnot}

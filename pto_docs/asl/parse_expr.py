@@ -1,0 +1,92 @@
+"""Primary expressions: literals, names, calls, record constructions, tuples, ARBITRARY."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .values import BV
+
+
+def parse_primary(p):
+    tok = p.toks[p.i]
+    k, value, pos = tok
+    p.i += 1
+    if k == "INT":
+        return ("lit", pos, value)
+    if k == "ID":
+        if value in ("TRUE", "FALSE"):
+            return ("lit", pos, value == "TRUE")
+        nxt = p.kinds[p.i]
+        if nxt == "(":
+            p.i += 1
+            return ("call", pos, value, [], call_args(p))
+        if nxt == "{":
+            if p.kinds[p.i + 1] == "-" and p.kinds[p.i + 2] == "}":
+                p.i += 3
+                return ("record", pos, value, [])
+            if p.kinds[p.i + 1] == "ID" and p.kinds[p.i + 2] == "=":
+                return record_fields(p, pos, value)
+            p.i += 1
+            params = [p.expr()]
+            while p.accept(","):
+                params.append(p.expr())
+            p.expect("}")
+            args = []
+            if p.accept("("):
+                args = call_args(p)
+            return ("call", pos, value, params, args)
+        return ("var", pos, value)
+    if k == "BITS":
+        return ("lit", pos, BV(int(value or "0", 2), len(value)))
+    if k == "REAL":
+        return ("lit", pos, Fraction(value))
+    if k == "STR":
+        return ("lit", pos, value)
+    if k == "(":
+        items = [p.expr()]
+        while p.accept(","):
+            items.append(p.expr())
+        p.expect(")")
+        return items[0] if len(items) == 1 else ("tuple", pos, items)
+    if k in ("ARBITRARY", "UNKNOWN"):
+        p.expect(":")
+        return ("arb", pos, p.type_())
+    if k == "[":
+        items = [p.expr()]
+        while p.accept(","):
+            items.append(p.expr())
+        p.expect("]")
+        out = items[0]
+        for item in items[1:]:
+            out = ("bin", pos, "::", out, item)
+        return out
+    if k == "MASK":
+        p.error("a bit mask is only allowed as a pattern", pos)
+    p.i -= 1
+    found = "end of file" if k == "EOF" else repr(str(value))
+    p.error(f"expected an expression, found {found}", pos)
+
+
+def call_args(p) -> list:
+    """Arguments after '(' up to and including ')'."""
+    args = []
+    if p.accept(")"):
+        return args
+    args.append(p.expr())
+    while p.accept(","):
+        args.append(p.expr())
+    p.expect(")")
+    return args
+
+
+def record_fields(p, pos, name):
+    p.expect("{")
+    fields = []
+    while True:
+        field = p.ident()
+        p.expect("=")
+        fields.append((field, p.expr()))
+        if not p.accept(","):
+            break
+    p.expect("}")
+    return ("record", pos, name, fields)

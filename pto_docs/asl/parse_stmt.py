@@ -1,0 +1,251 @@
+"""Statements: control flow, declarations, assignments, assert/print/unreachable/throw."""
+
+from __future__ import annotations
+
+
+def parse_stmt(p):
+    k = p.kinds[p.i]
+    pos = p.toks[p.i][2]
+    handler = _HANDLERS.get(k)
+    if handler is not None:
+        p.i += 1
+        return handler(p, pos)
+    return assign_or_call(p, pos)
+
+
+def _if(p, pos):
+    cond = p.expr()
+    p.expect("then")
+    then = p.stmts(("elsif", "else", "end"))
+    if p.accept("elsif"):
+        other = [_if(p, p.toks[p.i - 1][2])]
+        return ("if", pos, cond, then, other)
+    other = p.stmts(("end",)) if p.accept("else") else []
+    p.end_semi()
+    return ("if", pos, cond, then, other)
+
+
+def _case(p, pos):
+    subject = p.expr()
+    p.expect("of")
+    alts = []
+    otherwise = None
+    while p.accept("when"):
+        positive = True
+        if p.peek() == "!" and p.peek(1) == "{":
+            p.i += 1
+            positive = False
+        if p.peek() == "{":
+            p.i += 1
+            pats = p.patterns("}")
+            p.expect("}")
+        else:
+            pats = p.patterns("=>")
+        where = p.expr() if p.accept("where") else None
+        p.expect("=>")
+        body = p.stmts(("when", "otherwise", "end"))
+        alts.append((pats, positive, where, body))
+    if p.accept("otherwise"):
+        p.expect("=>")
+        otherwise = p.stmts(("end",))
+    p.end_semi()
+    return ("case", pos, subject, alts, otherwise, p.loc(pos))
+
+
+def _limit(p):
+    return p.expr() if p.accept("looplimit") else None
+
+
+def _while(p, pos):
+    cond = p.expr()
+    limit = _limit(p)
+    p.expect("do")
+    body = p.stmts(("end",))
+    p.end_semi()
+    return ("while", pos, cond, limit, body, p.loc(pos))
+
+
+def _for(p, pos):
+    name = p.ident()
+    p.expect("=")
+    start = p.expr()
+    if p.accept("to"):
+        up = True
+    else:
+        p.expect("downto")
+        up = False
+    stop = p.expr()
+    limit = _limit(p)
+    p.expect("do")
+    body = p.stmts(("end",))
+    p.end_semi()
+    return ("for", pos, name, start, up, stop, limit, body, p.loc(pos))
+
+
+def _repeat(p, pos):
+    body = p.stmts(("until",))
+    p.expect("until")
+    cond = p.expr()
+    limit = _limit(p)
+    p.expect(";")
+    return ("repeat", pos, body, cond, limit, p.loc(pos))
+
+
+def _try(p, pos):
+    body = p.stmts(("catch",))
+    p.expect("catch")
+    catchers = []
+    while p.accept("when"):
+        name = None
+        if p.peek() == "ID" and p.peek(1) == ":":
+            name = p.ident()
+            p.i += 1
+        ty = p.type_()
+        p.expect("=>")
+        catchers.append((name, ty, p.stmts(("when", "otherwise", "end"))))
+    otherwise = None
+    if p.accept("otherwise"):
+        p.expect("=>")
+        otherwise = p.stmts(("end",))
+    p.end_semi()
+    return ("try", pos, body, catchers, otherwise)
+
+
+def _pass(p, pos):
+    p.expect(";")
+    return ("pass", pos)
+
+
+def _return(p, pos):
+    e = None if p.peek() == ";" else p.expr()
+    p.expect(";")
+    return ("return", pos, e)
+
+
+def _assert(p, pos):
+    start = p.toks[p.i][2]
+    e = p.expr()
+    end = p.toks[p.i][2]
+    p.expect(";")
+    text = " ".join(p.text[start:end].split())
+    return ("assert", pos, e, text, p.loc(start))
+
+
+def _decl(p, pos):
+    kind = p.toks[p.i - 1][0]
+    if p.accept("("):
+        items = []
+        while True:
+            items.append(None if p.accept("-") else p.ident())
+            if not p.accept(","):
+                break
+        p.expect(")")
+        target = items
+    else:
+        target = p.ident()
+        if kind == "var" and p.peek() == ",":
+            names = [target]
+            while p.accept(","):
+                names.append(p.ident())
+            p.expect(":")
+            ty = p.type_()
+            p.expect(";")
+            return ("vars", pos, names, ty)
+    ty = p.type_() if p.accept(":") else None
+    init = p.expr() if p.accept("=") else None
+    if init is None and kind != "var":
+        p.error(f"'{kind}' declaration needs an initial value", pos)
+    p.expect(";")
+    return ("decl", pos, kind, target, ty, init)
+
+
+def _print(p, pos):
+    newline = p.toks[p.i - 1][0] == "println"
+    args = []
+    if p.peek() != ";":
+        args.append(p.expr())
+        while p.accept(","):
+            args.append(p.expr())
+    p.expect(";")
+    return ("print", pos, args, newline)
+
+
+def _unreachable(p, pos):
+    p.expect(";")
+    return ("unreachable", pos, p.loc(pos))
+
+
+def _throw(p, pos):
+    e = None if p.peek() == ";" else p.expr()
+    p.expect(";")
+    return ("throw", pos, e, p.loc(pos))
+
+
+_HANDLERS = {
+    "if": _if, "case": _case, "while": _while, "for": _for, "repeat": _repeat, "try": _try,
+    "pass": _pass, "return": _return, "assert": _assert, "let": _decl, "var": _decl,
+    "constant": _decl, "print": _print, "println": _print, "unreachable": _unreachable, "throw": _throw,
+}
+
+
+def assign_or_call(p, pos):
+    if p.peek() == "(":
+        p.i += 1
+        items = []
+        while True:
+            items.append(("ldiscard",) if p.accept("-") else lexpr(p))
+            if not p.accept(","):
+                break
+        p.expect(")")
+        target = ("ltuple", items)
+    elif p.accept("-"):
+        target = ("ldiscard",)
+    else:
+        p.ident()
+        if p.peek() in ("(", "{") and not _is_record(p):
+            p.i -= 1
+            call = p.primary()
+            if call[0] == "call" and p.peek() == ";":
+                p.i += 1
+                return ("callstmt", pos, call[2], call[3], call[4])
+            if call[0] == "call" and p.accept("="):
+                value = p.expr()
+                p.expect(";")
+                return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
+            p.error("expected ';' after a procedure call")
+        p.i -= 1
+        target = lexpr(p)
+    p.expect("=")
+    value = p.expr()
+    p.expect(";")
+    return ("assign", pos, target, value)
+
+
+def _is_record(p):
+    return p.kinds[p.i] == "{" and p.kinds[p.i + 1] == "ID" and p.kinds[p.i + 2] == "="
+
+
+def lexpr(p):
+    target = ("lvar", p.ident())
+    while True:
+        k = p.peek()
+        if k == ".":
+            p.i += 1
+            if p.accept("["):
+                names = [p.ident()]
+                while p.accept(","):
+                    names.append(p.ident())
+                p.expect("]")
+                target = ("lfields", target, names)
+            else:
+                target = ("lfield", target, p.ident())
+        elif k == "[[":
+            p.i += 1
+            idx = p.expr()
+            p.expect("]]")
+            target = ("laget", target, idx)
+        elif k == "[":
+            p.i += 1
+            target = ("lslice", target, p.slice_list())
+        else:
+            return target

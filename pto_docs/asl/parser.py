@@ -1,0 +1,447 @@
+"""Recursive-descent parser for ASL v1 producing a tuple AST (see ``ast.md`` shapes in README).
+
+Expressions are ``(tag, offset, ...)`` tuples, statements likewise, types are ``(tag, ...)`` tuples.
+Binary operators follow ASLRef's precedence levels; mixing two different operators of one level
+without parentheses is rejected, as ASLRef rejects it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .lexer import AslSyntaxError, LineMap, tokenize
+from .parse_expr import parse_primary
+from .parse_stmt import parse_stmt
+from .values import BV
+
+PREC = {
+    "||": 1, "&&": 1, "==>": 1, "<=>": 1,
+    "==": 2, "!=": 2,
+    ">": 3, ">=": 3, "<": 3, "<=": 3,
+    "+": 4, "-": 4, "OR": 4, "XOR": 4, "EOR": 4, "AND": 4, "::": 4, "++": 4,
+    "*": 5, "/": 5, "DIV": 5, "DIVRM": 5, "RDIV": 5, "MOD": 5, "<<": 5, ">>": 5,
+    "^": 6,
+}
+ASSOCIATIVE = frozenset({"+", "AND", "&&", "||", "<=>", "*", "OR", "XOR", "EOR", "::", "++"})
+NONASSOC_LEVEL = 3
+
+
+class Parser:
+    def __init__(self, text: str, path: str = "<string>"):
+        self.text = text
+        self.path = path
+        self.toks = tokenize(text, path)
+        self.kinds = [t[0] for t in self.toks]
+        self.i = 0
+        self._lines: LineMap | None = None
+
+    # -- helpers -------------------------------------------------------------------------------
+    def loc(self, offset: int) -> str:
+        if self._lines is None:
+            self._lines = LineMap(self.text)
+        line, col = self._lines.locate(offset)
+        return f"{self.path}:{line}:{col}"
+
+    def error(self, message: str, offset: int | None = None):
+        if offset is None:
+            offset = self.toks[self.i][2]
+        if self._lines is None:
+            self._lines = LineMap(self.text)
+        line, col = self._lines.locate(offset)
+        raise AslSyntaxError(self.path, line, col, message)
+
+    def peek(self, k: int = 0) -> str:
+        return self.kinds[self.i + k]
+
+    def accept(self, kind: str) -> bool:
+        if self.kinds[self.i] == kind:
+            self.i += 1
+            return True
+        return False
+
+    def expect(self, kind: str):
+        tok = self.toks[self.i]
+        if tok[0] != kind:
+            found = "end of file" if tok[0] == "EOF" else repr(str(tok[1]))
+            self.error(f"expected {kind!r}, found {found}")
+        self.i += 1
+        return tok[1]
+
+    def ident(self) -> str:
+        return self.expect("ID")
+
+    # -- declarations --------------------------------------------------------------------------
+    def parse_spec(self) -> list:
+        decls = []
+        while self.peek() != "EOF":
+            d = self.decl()
+            if d[0] == "accessor":
+                decls.extend(d[2:])
+            else:
+                decls.append(d)
+        return decls
+
+    def decl(self):
+        pos = self.toks[self.i][2]
+        k = self.peek()
+        qualifier = override = None
+        while k in ("pure", "readonly", "noreturn", "impdef", "implementation"):
+            if k in ("impdef", "implementation"):
+                override = k
+            else:
+                qualifier = k
+            self.i += 1
+            k = self.peek()
+        if k in ("func", "procedure"):
+            self.i += 1
+            return self.func_decl(pos, qualifier, override)
+        if k == "accessor":
+            self.i += 1
+            return self.accessor_decl(pos, override)
+        if qualifier or override:
+            self.error("expected 'func' after qualifier")
+        if k == "type":
+            self.i += 1
+            name = self.ident()
+            ty = None
+            if self.accept("of"):
+                ty = self.type_decl()
+            elif self.accept("subtypes"):
+                self.error("subtypes are not supported")
+            self.expect(";")
+            return ("type", pos, name, ty)
+        if k in ("var", "let", "constant", "config"):
+            self.i += 1
+            name = self.ident()
+            ty = self.type_() if self.accept(":") else None
+            init = self.expr() if self.accept("=") else None
+            self.expect(";")
+            return ("global", pos, k, name, ty, init)
+        self.error(f"expected a declaration, found {str(self.toks[self.i][1])!r}")
+
+    def func_decl(self, pos, qualifier, override):
+        name = self.ident()
+        params = []
+        if self.accept("{"):
+            while True:
+                pname = self.ident()
+                params.append((pname, self.type_() if self.accept(":") else None))
+                if not self.accept(","):
+                    break
+            self.expect("}")
+        self.expect("(")
+        args = []
+        if self.peek() != ")":
+            while True:
+                aname = self.ident()
+                self.expect(":")
+                args.append((aname, self.type_()))
+                if not self.accept(","):
+                    break
+        self.expect(")")
+        ret = self.type_() if self.accept("=>") else None
+        limit = self.expr() if self.accept("recurselimit") else None
+        self.expect("begin")
+        body = self.stmts(("end",))
+        self.expect("end")
+        self.expect(";")
+        return ("func", pos, name, qualifier, override, params, args, ret, body, limit, self.loc(pos))
+
+    def accessor_decl(self, pos, override):
+        """``accessor N(args) <=> v: T begin getter ... end; setter ... end; end;`` as two functions:
+        the getter ``N(args) => T`` and the setter ``N__setter(args, v: T)``."""
+        name = self.ident()
+        self.expect("(")
+        args = []
+        if self.peek() != ")":
+            while True:
+                aname = self.ident()
+                self.expect(":")
+                args.append((aname, self.type_()))
+                if not self.accept(","):
+                    break
+        self.expect(")")
+        self.expect("<=>")
+        value_name = self.ident()
+        self.expect(":")
+        ty = self.type_()
+        self.expect("begin")
+        bodies = {}
+        for _ in range(2):
+            self.accept("readonly")
+            which = self.peek()
+            if which not in ("getter", "setter") or which in bodies:
+                self.error("expected 'getter' and 'setter' blocks in an accessor")
+            self.i += 1
+            bodies[which] = self.stmts(("end",))
+            self.end_semi()
+        self.end_semi()
+        loc = self.loc(pos)
+        getter = ("func", pos, name, None, override, [], args, ty, bodies["getter"], None, loc)
+        setter = ("func", pos, name + "__setter", None, override, [], args + [(value_name, ty)], None,
+                  bodies["setter"], None, loc)
+        return ("accessor", pos, getter, setter)
+
+    # -- types ---------------------------------------------------------------------------------
+    def type_decl(self):
+        k = self.peek()
+        if k == "enumeration":
+            self.i += 1
+            self.expect("{")
+            labels = [self.ident()]
+            while self.accept(","):
+                if self.peek() == "}":
+                    break
+                labels.append(self.ident())
+            self.expect("}")
+            return ("enum", labels)
+        if k in ("record", "exception", "collection"):
+            self.i += 1
+            return (k if k != "collection" else "record", self.fields())
+        return self.type_()
+
+    def fields(self):
+        self.expect("{")
+        out = []
+        if self.accept("-"):
+            self.expect("}")
+            return out
+        while self.peek() != "}":
+            name = self.ident()
+            self.expect(":")
+            out.append((name, self.type_()))
+            if not self.accept(","):
+                break
+        self.expect("}")
+        return out
+
+    def type_(self):
+        k = self.peek()
+        self.i += 1
+        if k == "integer":
+            return ("int", self.constraints() if self.peek() == "{" else None)
+        if k == "boolean":
+            return ("bool",)
+        if k == "real":
+            return ("real",)
+        if k == "string":
+            return ("string",)
+        if k == "bit":
+            return ("bits", ("lit", 0, 1), [])
+        if k == "bits":
+            self.expect("(")
+            width = self.expr()
+            self.expect(")")
+            fields = self.bitfields() if self.peek() == "{" else []
+            return ("bits", width, fields)
+        if k == "array":
+            self.expect("[[")
+            size = self.expr()
+            self.expect("]]")
+            self.expect("of")
+            return ("array", size, self.type_())
+        if k == "ID":
+            return ("named", self.toks[self.i - 1][1])
+        if k == "(":
+            items = [self.type_()]
+            while self.accept(","):
+                items.append(self.type_())
+            self.expect(")")
+            return items[0] if len(items) == 1 else ("tuple", items)
+        self.i -= 1
+        self.error(f"expected a type, found {str(self.toks[self.i][1])!r}")
+
+    def constraints(self):
+        self.expect("{")
+        out = []
+        if self.peek() != "}":
+            while True:
+                lo = self.expr()
+                out.append((lo, self.expr()) if self.accept("..") else (lo, None))
+                if not self.accept(","):
+                    break
+        self.expect("}")
+        return out
+
+    def bitfields(self):
+        self.expect("{")
+        out = []
+        while self.peek() != "}":
+            self.expect("[")
+            slices = self.slice_list()
+            name = self.ident()
+            sub = self.bitfields() if self.peek() == "{" else None
+            if self.accept(":"):
+                self.type_()
+            out.append((name, slices, sub))
+            if not self.accept(","):
+                break
+        self.expect("}")
+        return out
+
+    # -- statements ----------------------------------------------------------------------------
+    def stmts(self, stops) -> list:
+        out = []
+        while self.peek() not in stops:
+            if self.peek() == "EOF":
+                self.error("unexpected end of file in statement list")
+            out.append(self.stmt())
+        return out
+
+    def end_semi(self):
+        self.expect("end")
+        self.expect(";")
+
+    def stmt(self):
+        return parse_stmt(self)
+
+    # -- expressions ---------------------------------------------------------------------------
+    def expr(self):
+        if self.peek() == "if":
+            pos = self.toks[self.i][2]
+            self.i += 1
+            cond = self.expr()
+            self.expect("then")
+            then = self.expr()
+            if self.peek() == "elsif":
+                self.error("use 'else if' in a conditional expression")
+            self.expect("else")
+            return ("if", pos, cond, then, self.expr())
+        return self.binary(1)
+
+    def binary(self, level: int):
+        if level > 6:
+            return self.unary()
+        left = self.binary(level + 1)
+        first_op = None
+        while True:
+            op = self.kinds[self.i]
+            if PREC.get(op) != level:
+                return left
+            pos = self.toks[self.i][2]
+            if first_op is not None and (op != first_op or op not in ASSOCIATIVE):
+                self.error(f"operators '{first_op}' and '{op}' need parentheses to disambiguate", pos)
+            first_op = op
+            self.i += 1
+            if op in ("==", "!=") and self.peek() == "MASK":
+                mask = self.mask_pattern()
+                left = ("in", pos, left, [mask], op == "==")
+                continue
+            if self.peek() == "if":
+                right = self.expr()
+            else:
+                right = self.binary(6 if op == "^" else level + 1)
+            left = ("bin", pos, op, left, right)
+
+    def unary(self):
+        k = self.peek()
+        if k in ("-", "!", "NOT"):
+            pos = self.toks[self.i][2]
+            self.i += 1
+            return ("un", pos, k, self.unary())
+        return self.postfix(self.primary())
+
+    def postfix(self, e):
+        while True:
+            k = self.kinds[self.i]
+            pos = self.toks[self.i][2]
+            if k == "[":
+                self.i += 1
+                e = ("slice", pos, e, self.slice_list())
+            elif k == "[[":
+                self.i += 1
+                idx = self.expr()
+                self.expect("]]")
+                e = ("aget", pos, e, idx)
+            elif k == ".":
+                self.i += 1
+                if self.accept("["):
+                    names = [self.ident()]
+                    while self.accept(","):
+                        names.append(self.ident())
+                    self.expect("]")
+                    e = ("fields", pos, e, names)
+                else:
+                    e = ("field", pos, e, self.ident())
+            elif k == "as":
+                self.i += 1
+                if self.peek() == "{":
+                    e = ("as", pos, e, ("int", self.constraints()))
+                else:
+                    e = ("as", pos, e, self.type_())
+            elif k == "IN":
+                self.i += 1
+                positive = not self.accept("!")
+                self.expect("{")
+                pats = self.patterns("}")
+                self.expect("}")
+                e = ("in", pos, e, pats, positive)
+            else:
+                return e
+
+    def slice_list(self):
+        """Parse slices after '[' up to and including ']'."""
+        out = []
+        while True:
+            first = self.expr()
+            if self.accept(":"):
+                out.append(("range", first, self.expr()))
+            elif self.accept("+:"):
+                out.append(("len", first, self.expr()))
+            elif self.accept("*:"):
+                width = self.expr()
+                out.append(("len", ("bin", 0, "*", first, width), width))
+            else:
+                out.append(("single", first))
+            if not self.accept(","):
+                break
+        self.expect("]")
+        return out
+
+    def mask_pattern(self):
+        text = self.expect("MASK")
+        return ("pmask", *mask_bits(text))
+
+    def patterns(self, stop):
+        out = []
+        while True:
+            k = self.peek()
+            if k == "MASK":
+                out.append(self.mask_pattern())
+            elif k == "BITS":
+                out.append(("pmask", *mask_bits(self.expect("BITS"))))
+            elif k == "-" and self.peek(1) in (",", stop, "=>", "where"):
+                self.i += 1
+                out.append(("pall",))
+            elif k == "<=":
+                self.i += 1
+                out.append(("pleq", self.expr()))
+            elif k == ">=":
+                self.i += 1
+                out.append(("pgeq", self.expr()))
+            else:
+                e = self.expr()
+                out.append(("prange", e, self.expr()) if self.accept("..") else ("pexpr", e))
+            if not self.accept(","):
+                return out
+
+    def primary(self):
+        return parse_primary(self)
+
+
+def mask_bits(text: str) -> tuple[int, int, int]:
+    """(value, care, width) of a bit pattern: x positions are don't-care."""
+    value = int(text.replace("x", "0") or "0", 2)
+    care = int("".join("0" if c == "x" else "1" for c in text) or "0", 2)
+    return value, care, len(text)
+
+
+def real_literal(text: str) -> Fraction:
+    return Fraction(text)
+
+
+def parse(text: str, path: str = "<string>") -> list:
+    return Parser(text, path).parse_spec()
+
+
+__all__ = ["AslSyntaxError", "BV", "Parser", "parse"]

@@ -1,0 +1,381 @@
+"""A linked ASL program: types, globals, functions; lazy compilation; global-state snapshots."""
+
+from __future__ import annotations
+
+import sys
+
+from .codegen_stmt import StmtGen
+from .compile_expr import constant, fold
+from .compile_stmt import StmtCompiler
+from .errors import AslCompileError, AslError
+from .runtime_helpers import HELPERS
+from .stdlib import PRIMITIVES
+from .types import TypeTable
+from .values import BV, copy_value
+
+# Loop iterations one run may take: ASL from a spec tree is data, and a loop that never ends must end the run
+# with a dynamic error, not hang the harness. The slowest AVS point of pto-spec 0.58.3 takes far fewer.
+STEP_BUDGET = 100_000_000
+
+class Function:
+    """One declared subprogram, named ``pyname`` in the program's namespace; compiled on first call."""
+
+    __slots__ = ("decl", "program", "arity", "arg_types", "signature", "pyname")
+
+    def __init__(self, decl, program, pyname):
+        self.decl = decl
+        self.program = program
+        self.arity = len(decl[5]) + len(decl[6])
+        self.arg_types = [t for _, t in decl[5]] + [t for _, t in decl[6]]
+        self.signature = tuple(_coarse(t) for t in self.arg_types)
+        self.pyname = pyname
+        ns = program.ns
+
+        def stub(*args):
+            real = program.compile_python(self)
+            ns[pyname] = real
+            return real(*args)
+
+        ns[pyname] = stub
+
+    def impl(self, vals):
+        return self.program.ns[self.pyname](*vals)
+
+
+def _coarse(ty):
+    """A position-free summary of a declared type, enough to tell overloads apart."""
+    if ty is None:
+        return None
+    if ty[0] == "named":
+        return ty[1]
+    if ty[0] == "tuple":
+        return tuple(_coarse(t) for t in ty[1])
+    return ty[0]
+
+
+def _declared_names(stmts, out):
+    for s in stmts:
+        tag = s[0]
+        if tag == "decl":
+            if isinstance(s[3], str):
+                out.append(s[3])
+            else:
+                out.extend(n for n in s[3] if n is not None)
+        elif tag == "vars":
+            out.extend(s[2])
+        elif tag == "for":
+            out.append(s[2])
+            _declared_names(s[7], out)
+        elif tag == "if":
+            _declared_names(s[3], out)
+            _declared_names(s[4], out)
+        elif tag == "case":
+            for alt in s[3]:
+                _declared_names(alt[3], out)
+            if s[4]:
+                _declared_names(s[4], out)
+        elif tag in ("while",):
+            _declared_names(s[4], out)
+        elif tag == "repeat":
+            _declared_names(s[2], out)
+        elif tag == "try":
+            _declared_names(s[2], out)
+            for name, _, body in s[3]:
+                if name:
+                    out.append(name)
+                _declared_names(body, out)
+            if s[4]:
+                _declared_names(s[4], out)
+
+
+def _assigned_roots(stmts, out):
+    """Names at the root of an assignment target anywhere in the statement list."""
+    for s in stmts:
+        tag = s[0]
+        if tag == "assign":
+            stack = [s[2]]
+            while stack:
+                x = stack.pop()
+                if x[0] == "lvar":
+                    out.add(x[1])
+                elif x[0] == "ltuple":
+                    stack.extend(x[1])
+                elif x[0] != "ldiscard":
+                    stack.append(x[1])
+        elif tag == "if":
+            _assigned_roots(s[3], out)
+            _assigned_roots(s[4], out)
+        elif tag == "case":
+            for alt in s[3]:
+                _assigned_roots(alt[3], out)
+            if s[4]:
+                _assigned_roots(s[4], out)
+        elif tag == "for":
+            _assigned_roots(s[7], out)
+        elif tag == "while":
+            _assigned_roots(s[4], out)
+        elif tag == "repeat":
+            _assigned_roots(s[2], out)
+        elif tag == "try":
+            _assigned_roots(s[2], out)
+            for _, _, body in s[3]:
+                _assigned_roots(body, out)
+            if s[4]:
+                _assigned_roots(s[4], out)
+
+
+class Program:
+    def __init__(self, decls, output=None):
+        self.output = output if output is not None else sys.stdout
+        self.types = TypeTable()
+        self.enum_label_index: dict[str, int] = {}
+        self.functions: dict[str, list[Function]] = {}
+        self.global_index: dict[str, int] = {}
+        self.global_decls: list[tuple] = []
+        self.G: list = []
+        self.initial: list | None = None
+        self.dirty: set[tuple] = set()
+        self.constant_names: set[str] = set()
+        self.codegen_consts: list = []
+        self.fn_counter = 0
+        self.step_budget = STEP_BUDGET
+        self.steps = [STEP_BUDGET]  # loop iterations left before the run is stopped (see reset)
+        self.ns = dict(HELPERS)
+        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps)
+        self.add(decls)
+
+    # declarations -----------------------------------------------------------------------------
+    def add(self, decls):
+        for d in decls:
+            tag = d[0]
+            if tag == "type":
+                self.types.declare(d[2], d[3])
+                if d[3] is not None and d[3][0] == "enum":
+                    for i, label in enumerate(d[3][1]):
+                        self.enum_label_index[label] = i
+            elif tag == "global":
+                if d[2] in ("constant", "let"):
+                    self.constant_names.add(d[3])
+                if d[3] not in self.global_index:
+                    self.global_index[d[3]] = len(self.G)
+                    self.G.append(None)
+                self.global_decls.append(d)
+            elif tag == "func":
+                self._add_function(d)
+
+    def _add_function(self, d):
+        self.fn_counter += 1
+        fn = Function(d, self, f"F{self.fn_counter}_{d[2]}")
+        bucket = self.functions.setdefault(d[2], [])
+        for i, other in enumerate(bucket):
+            if other.arity == fn.arity and other.signature == fn.signature:
+                if other.decl[4] == "implementation" and d[4] == "impdef":
+                    return
+                bucket[i] = fn
+                return
+        bucket.append(fn)
+
+    def where(self, pos) -> str:
+        return f"offset {pos}"
+
+    # globals ----------------------------------------------------------------------------------
+    def global_reader(self, name, pos):
+        j = self.global_index.get(name)
+        G = self.G
+        if j is not None:
+            if name in self.constant_names and self.initial is not None and type(G[j]) not in (dict, list):
+                return constant(G[j])
+            return lambda f: G[j]
+        if name in self.enum_label_index:
+            return constant(name)
+        raise AslCompileError(f"unknown identifier {name}")
+
+    def global_writer(self, name):
+        j = self.global_index.get(name)
+        if j is None:
+            raise AslCompileError(f"assignment to unknown identifier {name}")
+        G = self.G
+        mark = self.dirty.add
+
+        def write(f, v):
+            mark((j,))
+            G[j] = v
+
+        return write
+
+    def global_container(self, name):
+        """Read a global that is about to be mutated in place (marks it for the next reset)."""
+        j = self.global_index.get(name)
+        if j is None:
+            raise AslCompileError(f"assignment to unknown identifier {name}")
+        G = self.G
+        mark = self.dirty.add
+
+        def read(f):
+            mark((j,))
+            return G[j]
+
+        return read
+
+    def initialize(self, decls=None):
+        """Evaluate global initialisers in declaration order (a fresh run's state)."""
+        comp = StmtCompiler(self, {})
+        frame = [None]
+        for d in decls if decls is not None else self.global_decls:
+            _, _, kind, name, ty, init = d
+            if init is not None:
+                value = comp.rhs(init)(frame)
+            else:
+                value = self.types.base_value(ty, comp)(frame)
+            self.G[self.global_index[name]] = value
+        self.initial = [copy_value(v) for v in self.G]
+        self.dirty.clear()
+
+    def initialize_one(self, d):
+        """Add and evaluate one global declared after the model's (a test file's own global)."""
+        _, _, kind, name, ty, init = d
+        comp = StmtCompiler(self, {})
+        if init is not None:
+            value = comp.rhs(init)([None])
+        else:
+            value = self.types.base_value(ty, comp)([None])
+        self.G[self.global_index[name]] = value
+
+    def reset(self):
+        """Restore every storage path written since the last reset to its fresh-run value.
+
+        A path is ``(global index, key, key, ...)``; shorter paths are restored first, so a finer path
+        always finds its containers.
+        """
+        G, initial = self.G, self.initial
+        n = len(initial)
+        for path in sorted(self.dirty, key=len):
+            j = path[0]
+            if j >= n:
+                continue
+            if len(path) == 1:
+                G[j] = copy_value(initial[j])
+                continue
+            target, source = G[j], initial[j]
+            for key in path[1:-1]:
+                target, source = target[key], source[key]
+            target[path[-1]] = copy_value(source[path[-1]])
+        self.dirty.clear()
+        self.steps[0] = self.step_budget
+
+    # functions --------------------------------------------------------------------------------
+    def compile_python(self, fn: Function):
+        """Generate, compile and return the Python function for ``fn``."""
+        d = fn.decl
+        _, pos, name, _, _, params, args, ret, body, _, loc = d
+        names = [n for n, _ in params] + [n for n, _ in args]
+        locals_: list[str] = []
+        _declared_names(body, locals_)
+        gen = StmtGen(self, set(names) | set(locals_))
+        mutated: set[str] = set()
+        _assigned_roots(body, mutated)
+        gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
+        for n in names:
+            if n in mutated:
+                gen.emit(1, f"l_{n} = _cp(l_{n})")
+        gen.block(body, 1)
+        source = "\n".join(gen.lines) + "\n"
+        scope: dict = {}
+        exec(compile(source, f"<asl {loc} {name}>", "exec"), self.ns, scope)
+        return scope[fn.pyname]
+
+    def call_code(self, gen, name, params, args) -> str:
+        """Python code calling subprogram ``name`` (overloads resolved by arity, then by value types)."""
+        candidates = self.functions[name]
+        codes = [gen.expr(p) for p in params] + [gen.expr(a) for a in args]
+        fitting = [c for c in candidates if c.arity == len(codes)]
+        if not fitting and params:
+            codes = codes[len(params):]
+            fitting = [c for c in candidates if c.arity == len(codes)]
+        if not fitting:
+            raise AslCompileError(f"no {name} with {len(codes)} arguments")
+        if len(fitting) == 1:
+            return f"{fitting[0].pyname}({', '.join(codes)})"
+        self.fn_counter += 1
+        key = f"_overload_{self.fn_counter}"
+        chooser = self._overload_chooser(fitting, None)
+        ns = self.ns
+        self.ns[key] = lambda *vals: ns[chooser(vals).pyname](*vals)
+        return f"{key}({', '.join(codes)})"
+
+    def compile_call(self, comp, name, params, args, pos):
+        pfns = [comp.expr(p) for p in params]
+        afns = [comp.expr(a) for a in args]
+        candidates = self.functions.get(name)
+        if candidates is None:
+            prim = PRIMITIVES.get(name)
+            if prim is None:
+                raise AslCompileError(f"call of unknown subprogram {name}")
+            folded = fold(lambda *vs: prim(vs[: len(pfns)], vs[len(pfns):]), pfns + afns)
+            if folded is not None:
+                return folded
+            if not pfns:
+                if len(afns) == 1:
+                    a0 = afns[0]
+                    return lambda f: prim((), (a0(f),))
+                return lambda f: prim((), [a(f) for a in afns])
+            return lambda f: prim([p(f) for p in pfns], [a(f) for a in afns])
+        n = len(pfns) + len(afns)
+        fitting = [c for c in candidates if c.arity == n]
+        if not fitting and pfns:
+            fitting = [c for c in candidates if c.arity == len(afns)]
+            pfns = []
+        if not fitting:
+            raise AslCompileError(f"no {name} with {n} arguments")
+        allfns = pfns + afns
+        if len(fitting) == 1:
+            target = fitting[0]
+            if n == 0:
+                return lambda f: target.impl(())
+            if n == 1:
+                a0 = allfns[0]
+                return lambda f: target.impl((a0(f),))
+            if n == 2:
+                a0, a1 = allfns
+                return lambda f: target.impl((a0(f), a1(f)))
+            if n == 3:
+                a0, a1, a2 = allfns
+                return lambda f: target.impl((a0(f), a1(f), a2(f)))
+            return lambda f: target.impl([a(f) for a in allfns])
+        chooser = self._overload_chooser(fitting, comp)
+
+        def dispatch(f):
+            vals = [a(f) for a in allfns]
+            return chooser(vals).impl(vals)
+
+        return dispatch
+
+    def _overload_chooser(self, fitting, comp):
+        def matches(ty, v):
+            ty = self.types.resolve(ty)
+            t = ty[0]
+            if t == "int":
+                return type(v) is int
+            if t == "bool":
+                return type(v) is bool
+            if t == "bits":
+                return type(v) is BV
+            if t == "enum":
+                return type(v) is str and v in ty[1]
+            if t in ("record", "exception"):
+                return type(v) is dict and list(v) == [n for n, _ in ty[1]]
+            return True
+
+        def choose(vals):
+            for c in fitting:
+                if all(matches(t, v) for t, v in zip(c.arg_types, vals)):
+                    return c
+            raise AslError("no overload matches the argument values")
+
+        return choose
+
+    def call(self, name, *args):
+        for c in self.functions.get(name, ()):
+            if c.arity == len(args):
+                return self.ns[c.pyname](*args)
+        raise AslCompileError(f"no {name} with {len(args)} arguments")

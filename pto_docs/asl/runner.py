@@ -1,0 +1,90 @@
+"""Run a whole ASL program's ``main()`` the way ``aslref FILE`` does; also a command-line entry.
+
+    python -m pto_docs.asl.runner prog.asl [more.asl ...]
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from .errors import AslCompileError, AslError, AslThrow
+from .lexer import AslSyntaxError
+from .parser import parse
+from .profiles import bind_profile
+from .program import Program
+
+STACK_BYTES = 512 * 1024 * 1024
+RECURSION_LIMIT = 200000
+
+
+def run_in_big_stack(fn, *args):
+    """Run ``fn(*args)`` in a thread with a large stack: deep ASL call chains nest many closures."""
+    result: list = []
+    error: list = []
+
+    def target():
+        try:
+            result.append(fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            error.append(exc)
+
+    old_size = threading.stack_size()
+    threading.stack_size(STACK_BYTES)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    try:
+        thread = threading.Thread(target=target)
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old_size)
+    if error:
+        raise error[0]
+    return result[0]
+
+
+def run_main(program: Program) -> int:
+    """Call ``main()``; its integer result is the exit status (as ASLRef's)."""
+    return program.call("main")
+
+
+def run_sources(sources: list[tuple[str, str]], output=None, profile: str = "pto-v0") -> tuple[int, str]:
+    """Parse, link and run; returns (exit status, error message or '')."""
+    out = output if output is not None else sys.stdout
+    try:
+        decls = []
+        for path, text in sources:
+            decls.extend(parse(text, path))
+        program = Program(decls, out)
+        bind_profile(program, profile)
+
+        def go():
+            program.initialize()
+            return run_main(program)
+
+        status = run_in_big_stack(go)
+        return status, ""
+    except AslSyntaxError as exc:
+        return 1, str(exc)
+    except (AslError, AslCompileError) as exc:
+        return 1, f"ASL error: {exc}"
+    except AslThrow as exc:
+        return 1, f"ASL error: {exc}"
+    except RecursionError:
+        return 1, "ASL error: recursion too deep"
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    sources = []
+    for path in argv:
+        with open(path, encoding="utf-8") as handle:
+            sources.append((path, handle.read()))
+    status, message = run_sources(sources)
+    if message:
+        print(message, file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

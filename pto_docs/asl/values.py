@@ -1,0 +1,103 @@
+"""Runtime values of the interpreter.
+
+integer -> int, boolean -> bool, real -> fractions.Fraction, string -> str, enumeration label -> str,
+bitvector -> BV (immutable), tuple -> tuple, record -> dict (field -> value), array -> list.
+Records and arrays are mutable containers owned by exactly one storage location; ``copy_value`` makes
+the private copy that a new binding needs (see compiler: value semantics).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+
+class BV:
+    """A bitvector: ``val`` is the unsigned value, ``width`` the number of bits."""
+
+    __slots__ = ("val", "width")
+
+    def __init__(self, val: int, width: int):
+        self.val = val
+        self.width = width
+
+    def __eq__(self, other):
+        return isinstance(other, BV) and self.val == other.val and self.width == other.width
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash((self.val, self.width))
+
+    def __repr__(self):
+        return f"BV({self.val:#x}, {self.width})"
+
+    def __reduce__(self):
+        return (BV, (self.val, self.width))
+
+    # Python operators, so generated code can use native syntax on integers and bitvectors alike.
+    def __add__(self, other):
+        w = self.width
+        return BV((self.val + (other.val if type(other) is BV else other)) & ((1 << w) - 1), w)
+
+    def __sub__(self, other):
+        w = self.width
+        return BV((self.val - (other.val if type(other) is BV else other)) & ((1 << w) - 1), w)
+
+    def __mul__(self, other):
+        w = self.width
+        return BV((self.val * (other.val if type(other) is BV else other)) & ((1 << w) - 1), w)
+
+    def __and__(self, other):
+        _same(self, other, "AND")
+        return BV(self.val & other.val, self.width)
+
+    def __or__(self, other):
+        _same(self, other, "OR")
+        return BV(self.val | other.val, self.width)
+
+    def __xor__(self, other):
+        _same(self, other, "XOR")
+        return BV(self.val ^ other.val, self.width)
+
+    def __invert__(self):
+        return BV(self.val ^ ((1 << self.width) - 1), self.width)
+
+    def __neg__(self):
+        return BV((-self.val) & ((1 << self.width) - 1), self.width)
+
+
+def _same(a, b, op):
+    if type(b) is not BV or a.width != b.width:
+        from .errors import AslError
+
+        raise AslError(f"illegal application of operator {op} to {a!r} and {b!r}")
+
+
+def copy_value(v):
+    t = type(v)
+    if t is dict:
+        return {k: (copy_value(x) if type(x) in (dict, list) else x) for k, x in v.items()}
+    if t is list:
+        if v and type(v[0]) in (dict, list):
+            return [copy_value(x) for x in v]
+        return list(v)
+    return v
+
+
+def format_value(v) -> str:
+    """Text as ASLRef's print shows it."""
+    t = type(v)
+    if t is bool:
+        return "TRUE" if v else "FALSE"
+    if t is BV:
+        return "0x" + format(v.val, "0%dx" % ((v.width + 3) // 4)) if v.width else "0x"
+    if t is Fraction:
+        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+    if t is tuple:
+        return "(" + ", ".join(format_value(x) for x in v) + ")"
+    if t is dict:
+        return "{ " + ", ".join(f"{k} = {format_value(x)}" for k, x in v.items()) + " }"
+    if t is list:
+        return "[" + ", ".join(format_value(x) for x in v) + "]"
+    return str(v)

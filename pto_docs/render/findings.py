@@ -1,0 +1,75 @@
+"""Model-check findings (examples_check.py) as page data: shown on the instruction they concern and listed on
+the traceability report page, so a contradiction in the spec is visible to readers, not only in the build log.
+
+A finding carries its code, the spec text it is about (a legality sentence, a contract example, the block
+composition; English, as all spec prose) and what the model accepts, as data the templates localize.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Catalog, Unit
+from .env import Prose
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    mnemonic: str
+    unit_id: str
+    pointer: str
+    spec_text: Prose
+    listed: tuple[str, ...] = ()  # DATATYPE-PROSE: the types the sentence lists
+    accepted: tuple[str, ...] = ()  # the types the model (the ASL) accepts
+    also: tuple[str, ...] = ()  # accepted but not listed
+    rejects: tuple[str, ...] = ()  # listed but not accepted
+    detail: str = ""  # EXAMPLE-ILLEGAL / BLOCK-ILLEGAL: the model's reason (English, like the executor's output)
+
+
+def _spec_text(unit: Unit, pointer: str) -> Prose:
+    parts = pointer.strip("/").split("/")
+    contract = unit.contract
+    if parts[:1] == ["contract"] and len(parts) == 3 and parts[2].isdigit():
+        items = contract.get(parts[1], ()) or ()
+        index = int(parts[2])
+        if index < len(items) and isinstance(items[index], str):
+            return Prose(unit.id, pointer, items[index])
+    if pointer == "/block":
+        lines = [line for line in unit.record.get("block", ()) if isinstance(line, str)]
+        return Prose(unit.id, "", "; ".join(lines))
+    return Prose(unit.id, "", "")
+
+
+def findings_of(unit: Unit) -> tuple[Finding, ...]:
+    """The findings of one instruction (empty when the reference executor does not model it)."""
+    try:
+        from ..executor import accepted_data_types, check_bundle, supported_instructions
+    except ImportError:
+        return ()
+    if not unit.is_instruction or unit.surface != "tile" or unit.mnemonic not in supported_instructions():
+        return ()
+    from ..examples_check import _check_unit, prose_data_types
+    accepted = tuple(accepted_data_types(unit.mnemonic))
+    out = []
+    for d in _check_unit(unit, accepted, check_bundle):
+        text = _spec_text(unit, d.pointer)
+        if d.code == "DATATYPE-PROSE":
+            listed = prose_data_types(text.english) or set()
+            out.append(Finding(d.code, unit.mnemonic or "", unit.id, d.pointer, text,
+                               listed=tuple(t for t in _order(listed, accepted)), accepted=accepted,
+                               also=tuple(t for t in accepted if t not in listed),
+                               rejects=tuple(sorted(listed - set(accepted)))))
+        else:
+            detail = d.message.split(": ", 1)[1] if ": " in d.message else d.message
+            out.append(Finding(d.code, unit.mnemonic or "", unit.id, d.pointer, text, accepted=accepted, detail=detail))
+    return tuple(out)
+
+
+def _order(listed: set[str], accepted: tuple[str, ...]) -> list[str]:
+    """The listed types in the model's order, then any the model does not know, alphabetically."""
+    return [t for t in accepted if t in listed] + sorted(listed - set(accepted))
+
+
+def catalog_findings(catalog: Catalog) -> tuple[Finding, ...]:
+    return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)) for f in findings_of(u))

@@ -1,0 +1,29 @@
+"""What the site footer shows: the release identity and the generator, as one small dict for the theme.
+
+Plugin hook (one line, in the pto-docs plugin's ``on_config`` beside ``config["site_name"] = ...``)::
+
+    config.extra["pto_footer"] = footer_identity(self.state.renderer.catalog, locale)
+
+``templates/overrides/partials/copyright.html`` renders it; without it the footer names the generator only.
+"""
+
+from __future__ import annotations
+
+from .. import __version__
+from ..i18n import labels
+
+
+def footer_identity(catalog, locale: str) -> dict[str, str]:
+    lab = labels(locale)
+    rel = catalog.release
+    status_key = f"release.{rel.status}"
+    parts = {
+        "release": lab.t("footer.release", version=rel.version,
+                         status=lab.t(status_key) if status_key in lab.keys() else rel.status),
+        "generator": lab.t("footer.generator", version=__version__),
+    }
+    if rel.commit:
+        parts["commit"] = lab.t("footer.commit", commit=rel.commit[:12] + ("+dirty" if rel.dirty else ""))
+    if rel.tag:
+        parts["tag"] = rel.tag
+    return parts

@@ -1,0 +1,60 @@
+"""The id lookup shipped with the site (``search/pto-ids.json``): every mnemonic, unit id, requirement id, test
+id and ADR id with the page (and anchor) it lives on, so an exact id typed into the search box is answered
+first and at once (``site_src/assets/pto-search.js``), before and above Material's full-text results.
+
+Keys are normalised as the script normalises the query: upper case, only ``A-Z0-9`` (``adr 0035`` =
+``ADR-0035``). Kind labels come from the i18n files, one set per language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..i18n import LOCALES, labels
+from ..model import Catalog
+from . import routes
+
+KINDS = ("instruction", "unit", "requirement", "test", "adr")
+PATH = "search/pto-ids.json"
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"[^A-Z0-9]", "", text.upper())
+
+
+def _url(src: str, anchor: str = "") -> str:
+    return routes.url_of(src) + (f"#{anchor}" if anchor else "")
+
+
+def id_entries(cat: Catalog) -> list[list]:
+    """``[key, url, kind index, shown text, rank]`` rows, sorted; rank orders several pages of one key (a
+    mnemonic before a unit id, a page before an anchor)."""
+    rows: set[tuple] = set()
+    for unit in cat.units.values():
+        src = routes.unit_src(unit)
+        kind = 0 if unit.is_instruction else 1
+        rows.add((normalise(unit.id), _url(src), kind, unit.id, 1))
+        if unit.mnemonic:
+            rows.add((normalise(unit.mnemonic), _url(src), kind, unit.mnemonic, 0))
+    for rid, req in cat.requirements.items():
+        owner = cat.units.get(req.owner)
+        if owner is not None:
+            rows.add((normalise(rid), _url(routes.unit_src(owner), rid if req.origin == "ndf" else ""), 2, rid, 2))
+    for tid, test in cat.tests.items():
+        unit = cat.unit_for_path(test.source)
+        if unit is not None:
+            rows.add((normalise(tid), _url(routes.unit_src(unit), tid), 3, tid, 3))
+    for aid in cat.adrs:
+        rows.add((normalise(aid), _url(routes.adr_src(aid)), 4, aid, 0))
+    return [list(r) for r in sorted(rows, key=lambda r: (r[0], r[4], r[1]))]
+
+
+def id_index_json(cat: Catalog) -> bytes:
+    data = {
+        "version": 1,
+        "kinds": {loc: [labels(loc).t(f"search.kind_{k}") for k in KINDS] for loc in LOCALES},
+        "exact": {loc: labels(loc).t("search.exact") for loc in LOCALES},
+        "entries": [row[:4] for row in id_entries(cat)],
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -1,0 +1,71 @@
+"""pto-docs avs on a spec tree read by pto-docs' loader: inputs, refusals, outputs, per-test hashes."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+
+import pto_docs
+from pto_docs.cli import main
+from pto_docs.load import load_catalog
+
+STATIC = "PTO-AVS-ARCH-*"  # the catalog's architecture test points need no generated decoders
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_model_that_needs_generated_decoders_is_refused_without_them(tree, tmp_path):
+    code, out, err = run("avs", str(tree), "--cache-dir", str(tmp_path / "c"))
+    assert code == 2 and "error[AVS-DECODERS]" in err and "--decoders FILE" in err and out == ""
+
+
+def test_the_run_reports_every_selected_point_with_the_hash_of_its_file(tree, tmp_path):
+    decoders = tmp_path / "decoders.asl"
+    decoders.write_text("", "utf-8")
+    out_json, out_xml = tmp_path / "avs.json", tmp_path / "avs.xml"
+    code, out, err = run("avs", str(tree), "--decoders", str(decoders), "-k", STATIC, "--jobs", "1", "-q",
+                         "--cache-dir", str(tmp_path / "c"), "--json", str(out_json), "--junit", str(out_xml))
+    doc = json.loads(out_json.read_text("utf-8"))
+    schema = json.loads((Path(pto_docs.__file__).parent / "schemas" / "avs.schema.json").read_text("utf-8"))
+    jsonschema.validate(doc, schema)
+    catalog = load_catalog(tree).catalog
+    expected = sorted(t.id for t in catalog.tests.values() if t.id.startswith("PTO-AVS-ARCH-"))
+    assert [t["id"] for t in doc["tests"]] == expected and expected
+    assert all(t["sha256"] == catalog.tests[t["id"]].file.sha256 for t in doc["tests"])
+    s = doc["summary"]
+    assert code == (0 if s["pass"] == s["total"] else 1)
+    assert out.strip().endswith(f"{s['total']} test points, {s['pass']} pass, {s['fail']} fail, {s['error']} error"
+                                f" in {out.strip().split(' in ')[-1]}")
+    suite = ET.parse(out_xml).getroot().find("testsuite")
+    assert int(suite.get("tests")) == s["total"]
+
+
+def test_a_failing_point_fails_the_run_and_is_named(tree, tmp_path):
+    decoders = tmp_path / "decoders.asl"
+    decoders.write_text("", "utf-8")
+    test = next((tree / "tests/asl/arch").rglob("*.asl"))
+    text = test.read_text("utf-8").replace("    return 0;\nend;", "    assert 1 == 2;\n    return 0;\nend;")
+    test.write_text(text, "utf-8")
+    code, out, _err = run("avs", str(tree), "--decoders", str(decoders), "-k", STATIC, "--jobs", "1", "-q",
+                          "--cache-dir", str(tmp_path / "c"))
+    rel = test.relative_to(tree).as_posix()
+    assert code == 1 and f"{rel}: fail[AVS-FAIL]:" in out and "assertion failed: 1 == 2" in out
+
+
+def test_outputs_and_the_cache_never_go_into_the_spec_tree(tree, tmp_path):
+    before = {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()}
+    for argv in (("--json", str(tree / "avs.json")), ("--junit", str(tree / "spec/avs.xml")),
+                 ("--cache-dir", str(tree / ".cache"))):
+        code, _out, err = run("avs", str(tree), *argv)
+        assert code == 2 and "error[OUTPUT-REFUSED]" in err
+    assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()} == before

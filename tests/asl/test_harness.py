@@ -1,0 +1,103 @@
+"""The AVS harness and `pto-docs avs` glue on a small spec tree written by the test."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import pto_docs
+
+# What a spec's decoder generator writes: declarations, then Validate* entry points.
+GENERATED = "constant DECODED = 7;\n\nfunc ValidateDecoded()\nbegin\n    assert DECODED == 7;\nend;\n"
+
+
+def unit(uid: str, deps: list[str], body: str) -> str:
+    record = json.dumps({"id": uid, "depends_on": deps})
+    return f"// PTO-UNIT: {record}\n{textwrap.dedent(body)}"
+
+
+def avs_file(tid: str, kind: str, body: str) -> str:
+    record = json.dumps({"id": tid, "kind": kind})
+    return f"// PTO-TEST: {record}\n{textwrap.dedent(body)}"
+
+
+MAIN = "func main() => integer\nbegin\n{}\n    return 0;\nend;\n"
+UNITS = {
+    "asl/arch/b.asl": unit("PTO-B", ["PTO-A", "generated:decoders"], """
+        var Counter : integer = BASE;
+        func Bump() => integer
+        begin
+            Counter = Counter + 1;
+            return Counter;
+        end;
+        """),
+    "asl/arch/a.asl": unit("PTO-A", [], "constant BASE = 10;\n"),
+}
+TESTS = {
+    "tests/asl/arch/t1.asl": avs_file("T-PASS-1", "execution", MAIN.format("    assert Bump() == 11;")),
+    "tests/asl/arch/t2.asl": avs_file("T-PASS-2", "execution", MAIN.format("    assert Bump() == 11;")),
+    "tests/asl/arch/t3.asl": avs_file("T-FAIL", "fault", MAIN.format("    let x = Bump();\n    assert x == 99;")),
+    "tests/asl/arch/t4.asl": avs_file("T-ERROR", "boundary", MAIN.format("    Missing();")),
+    "tests/asl/arch/t5.asl": avs_file("T-VALIDATE", "decode-positive", MAIN.format("    ValidateDecoded();")),
+    "tests/asl/arch/t6.asl": avs_file("T-ENDLESS", "ordering",
+                                      MAIN.format("    var n : integer = 0;\n    while TRUE do\n        n = n + 1;\n    end;")),
+}
+
+
+def run_avs(pattern=None, **options):
+    from pto_docs.asl.harness import run_avs as run
+    from pto_docs.asl.harness import tests_from_sources
+    from pto_docs.asl.model import units_from_sources
+    return run(units_from_sources(UNITS.items()), tests_from_sources(TESTS.items(), pattern), GENERATED, **options)
+
+
+@pytest.fixture(autouse=True)
+def small_step_budget(monkeypatch):
+    from pto_docs.asl import program
+    monkeypatch.setattr(program, "STEP_BUDGET", 20_000)  # the endless loop ends quickly
+
+
+def test_statuses_reset_and_messages(tree, tmp_path):
+    doc = run_avs(jobs=1, cache_dir=tmp_path / "cache")
+    status = {t["id"]: t["status"] for t in doc["tests"]}
+    # both T-PASS tests see Counter == 10 first: globals are reset to a fresh run's state before each test
+    assert status == {"T-PASS-1": "pass", "T-PASS-2": "pass", "T-FAIL": "fail", "T-ERROR": "error",
+                      "T-VALIDATE": "pass", "T-ENDLESS": "error"}
+    fail = next(t for t in doc["tests"] if t["id"] == "T-FAIL")
+    assert fail["message"] == "tests/asl/arch/t3.asl:5:12: assertion failed: x == 99"
+    endless = next(t for t in doc["tests"] if t["id"] == "T-ENDLESS")
+    assert "tests/asl/arch/t6.asl:" in endless["message"] and "step budget exhausted" in endless["message"]
+    assert doc["summary"] == {"total": 6, "pass": 3, "fail": 1, "error": 2}
+    schema = json.loads((Path(pto_docs.__file__).parent / "schemas" / "avs.schema.json").read_text())
+    jsonschema.validate(doc, schema)
+
+
+def test_parallel_run_gives_the_same_statuses(tree, tmp_path):
+    serial = run_avs(jobs=1, cache_dir=tmp_path / "cache")
+    # a damaged cache is discarded and rebuilt, never fatal
+    damaged = sorted((tmp_path / "cache").glob("*.pickle"))
+    assert len(damaged) == 1
+    for path in damaged:
+        path.write_bytes(b"\x80\x05garbage")
+    parallel = run_avs(jobs=2, cache_dir=tmp_path / "cache")
+    assert [(t["id"], t["status"]) for t in serial["tests"]] == [(t["id"], t["status"]) for t in parallel["tests"]]
+
+
+def test_without_the_generated_text_a_model_that_needs_it_is_refused():
+    from pto_docs.asl.model import GeneratedAslMissing, load_model, units_from_sources
+    with pytest.raises(GeneratedAslMissing):
+        load_model(units_from_sources(UNITS.items()), None)
+
+
+def test_the_junit_document_counts_what_the_run_found(tmp_path):
+    from pto_docs.asl.report import junit_xml
+    doc = run_avs(jobs=1)
+    suite = ET.fromstring(junit_xml(doc)).find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("6", "1", "2")
+    failed = [case.get("name") for case in suite if case.find("failure") is not None]
+    assert failed == ["T-FAIL"]

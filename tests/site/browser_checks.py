@@ -1,0 +1,63 @@
+"""What the reader-facing browser tests measure in a page (shared by the catalog and the real-tree tests)."""
+
+from __future__ import annotations
+
+import re
+
+WIDTHS = {"desktop": (1366, 900), "phone": (390, 844)}
+MAX_PAGE_PX = 100_000
+
+# visible text pto-docs generated in English (not spec prose, which is marked lang="en", nor code)
+GENERATED_ENGLISH_JS = r"""() => {
+  const skip = el => el.closest('[lang="en"], code, pre, kbd, svg, script, style, q, .md-header, .md-sidebar, .md-search, .md-footer');
+  const walker = document.createTreeWalker(document.querySelector('article') || document.body, NodeFilter.SHOW_TEXT);
+  const out = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || skip(el) || !el.getClientRects().length) continue;
+    const text = n.textContent.replace(/Material for MkDocs|MkDocs|pto-docs/g, '');
+    const m = text.match(/[A-Za-z]{2,}(?:[ ,;:'’-]+[A-Za-z]{2,}){2,}/);
+    if (m) out.push(m[0]);
+  }
+  return out;
+}"""
+
+OVERFLOW_JS = """() => ({width: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth,
+                  height: document.documentElement.scrollHeight})"""
+
+WRAPPED_IDS_JS = """() => Array.from(document.querySelectorAll('code.pto-id')).slice(0, 400)
+    .filter(e => e.getClientRects().length > 1).map(e => e.textContent)"""
+
+LABELS_OUTSIDE_JS = """() => Array.from(document.querySelectorAll('svg.pto-reg g.pto-reg-item')).flatMap(g => {
+  const box = g.querySelector('rect'), label = g.querySelector('text.pto-reg-label');
+  if (!box || !label) return [];
+  const b = box.getBoundingClientRect(), l = label.getBoundingClientRect();
+  const inside = l.left >= b.left - 0.5 && l.right <= b.right + 0.5 && l.top >= b.top - 0.5 && l.bottom <= b.bottom + 0.5;
+  return inside ? [] : [g.getAttribute('data-field') + ' ' + g.getAttribute('data-bits')];
+})"""
+
+
+def measure(page, url: str, width: int, height: int) -> dict:
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return page.evaluate(OVERFLOW_JS)
+
+
+def search(page, url: str, query: str, timeout_ms: int = 60000) -> list[tuple[str, str]]:
+    """(title, href) of the results shown first (exact-id box, then Material's), after typing ``query``."""
+    page.goto(url)
+    page.keyboard.press("s")
+    box = page.locator("input.md-search__input")
+    if query.isascii():
+        box.press_sequentially(query, delay=20)
+    else:  # an input method commits a whole word
+        box.fill(query)
+        box.press("End")
+    page.wait_for_function("document.querySelectorAll('.pto-exact__item, .md-search-result__item').length > 0",
+                           timeout=timeout_ms)
+    if not query.isascii() or not re.fullmatch(r"[A-Za-z0-9.-]+", query):
+        page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0", timeout=timeout_ms)
+    return page.evaluate("""() => Array.from(document.querySelectorAll(
+        '.pto-exact:not([hidden]) .pto-exact__item a, .md-search-result__item > a')).slice(0, 10)
+        .map(a => [a.querySelector('h1') ? a.querySelector('h1').textContent.trim() : '', a.href])""")
