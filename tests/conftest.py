@@ -51,3 +51,20 @@ def real_load(real_tree_root):
 def catalog_load():
     from pto_docs.load import load_catalog
     return load_catalog(REPO / "catalog")
+
+
+@pytest.fixture(scope="session")
+def real_site(real_tree_root, tmp_path_factory) -> Path:
+    """The whole bilingual site of the real tree, built once per session the way a pto-spec maintainer would:
+    a copy of the checkout, `pto-docs init` (the minimal mkdocs.yml at its root), `mkdocs build`. Shared by
+    every real-tree site test."""
+    import subprocess
+    import sys
+    root = tmp_path_factory.mktemp("real") / "pto-spec"
+    shutil.copytree(real_tree_root, root, symlinks=True, ignore=shutil.ignore_patterns(".git", "site"))
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"}
+    for command in (["pto_docs.cli", "init", "."], ["mkdocs", "build", "-q"]):
+        result = subprocess.run([sys.executable, "-m", *command], cwd=root, env=env, capture_output=True,
+                                text=True, timeout=1800)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    return root / "site"

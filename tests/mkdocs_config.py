@@ -19,7 +19,8 @@ def config_copy(directory: Path, spec_root: Path | None = None, *, custom_dir: P
     options (``cache_dir=...``, ``fast_search=False``, ...)."""
     text = (REPO / "mkdocs.yml").read_text("utf-8")
     text = text.replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}")
-    text = text.replace("custom_dir: templates/overrides", f"custom_dir: {custom_dir or REPO / 'templates/overrides'}")
+    if custom_dir is not None:
+        text = text.replace("  name: material\n", f"  name: material\n  custom_dir: {custom_dir}\n", 1)
     lines = [f"      spec_root: {spec_root or REPO / 'catalog'}\n"]
     lines += [f"      {key}: {_yaml(value)}\n" for key, value in options.items()]
     text = text.replace("      spec_root: catalog\n", "".join(lines))
@@ -41,4 +42,5 @@ def build_catalog(site: Path, **options) -> None:
     for key, value in options.items():
         setattr(plugin.config, key, value)
     logging.getLogger("mkdocs").setLevel(logging.WARNING)
+    config.plugins.on_startup(command="build", dirty=False)
     build(config, dirty=False)

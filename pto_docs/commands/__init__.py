@@ -13,7 +13,9 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("evidence", "pto_docs.commands.evidence_cmd",
      "rewrite or --check the derived catalogs, evidence and manifest of a tree pto-docs maintains"),
     ("i18n", "pto_docs.commands.i18n_cmd", "translation status and skeletons (i18n status | i18n extract)"),
+    ("init", "pto_docs.commands.init_cmd", "write a minimal mkdocs.yml for a spec tree (never overwrites)"),
 ]
+
 
 def register_more(sub: argparse._SubParsersAction) -> None:
     import importlib

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from collections.abc import Iterable, Mapping
 from typing import TextIO
 
 
@@ -23,6 +26,89 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..trace.run import run_gate
     return run_gate(args.spec_root, check=args.check, stamp=args.stamp, json_out=args.json_out,
                     markdown_out=args.markdown_out, locale=args.locale, policy_items=args.policy, out=out, err=err)
+
+
+def _write(path: str, data: bytes, out: TextIO) -> None:
+    from ..trace.lock import atomic_write
+    if path == "-":
+        out.flush()
+        stream = getattr(out, "buffer", None)
+        if stream is not None:
+            stream.write(data)
+            stream.flush()
+        else:
+            out.write(data.decode("utf-8"))
+        return
+    atomic_write(path, data)
+
+
+def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool = False, json_out: str | None = None,
+             markdown_out: str | None = None, locale: str = "en", policy_items: Iterable[str] = (),
+             out: TextIO | None = None, err: TextIO | None = None, environ: Mapping[str, str] | None = None,
+             options: Mapping | None = None) -> int:
+    """load -> (stamp) -> report -> outputs -> findings on stderr -> summary -> exit code 0/1/2."""
+    from .. import api
+    from ..config import ConfigProblem, plugin_options
+    from ..trace.gate import PolicyError
+    from ..trace.lock import LOCK_NAME
+    from ..trace.report import report_bytes, source_date
+    from ..trace.run import StampError, configured_policy, summary_line
+    from .validate_cmd import load_or_report
+    out = out or sys.stdout
+    err = err or sys.stderr
+    environ = os.environ if environ is None else environ
+    options = plugin_options() if options is None else options
+    try:  # usage problems first, before the tree is read
+        configured_policy(policy_items, options)
+        source_date(environ)
+    except (PolicyError, ValueError) as exc:
+        err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
+        return 2
+    from ..output_guard import OutputRefused, check_output_file, printable
+    try:
+        for path in (json_out, markdown_out):
+            if path and path != "-":
+                from ..config import configured_spec_root
+                check_output_file(path, spec_root or configured_spec_root())
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return 2
+    except ConfigProblem as exc:
+        err.write(f"error[USAGE]: {exc}\n")
+        return 2
+    result = load_or_report(spec_root, err)
+    if result is None:
+        return 2
+    try:
+        run = api.run_trace(result, check=check, stamp=stamp, policy_items=policy_items, options=options,
+                            environ=environ)
+    except ConfigProblem as exc:
+        err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
+        return 2
+    except StampError as exc:
+        err.write(f"{exc}\n")
+        return 2
+    report = run.report
+    outputs = []
+    if json_out:
+        outputs.append((json_out, report_bytes(report)))
+    if markdown_out:
+        from ..trace.markdown import report_markdown
+        outputs.append((markdown_out, report_markdown(report, locale).encode("utf-8")))
+    for path, data in outputs:
+        try:
+            _write(path, data, out)
+        except OSError as exc:
+            err.write(f"{printable(path)}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
+            return 2
+    for finding in run.findings:
+        err.write(finding.format() + "\n")
+    summary = report["summary"]
+    stdout_taken = "-" in (json_out, markdown_out)
+    (err if stdout_taken else out).write(summary_line(report) + "\n")
+    if stamp:
+        (err if stdout_taken else out).write(f"stamped {summary['links']['clean'] if summary['links'] else 0} links "
+                                             f"in {LOCK_NAME}\n")
+    return run.exit_code

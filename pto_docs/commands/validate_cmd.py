@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from ..config import configured_spec_root
+from ..config import ConfigProblem, configured_spec_root
 from ..diagnostics import SpecRootError, count
 from ..load import LoadResult, load_catalog
 
@@ -25,7 +25,11 @@ def summary_counts(result: LoadResult, errors: int, warnings: int) -> dict[str, 
 
 
 def load_or_report(spec_root: str | None, err: TextIO) -> LoadResult | None:
-    root = spec_root or configured_spec_root()
+    try:
+        root = spec_root or configured_spec_root()
+    except ConfigProblem as exc:
+        err.write(f"error[USAGE]: {exc}\n")
+        return None
     try:
         return load_catalog(root)
     except SpecRootError as exc:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import jinja2
 from markupsafe import Markup, escape
 
-# templates/ lives at the repository root beside pto_docs/ (editable install); see the report for wheels.
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+from ..resources import TEMPLATES_DIR
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 
 

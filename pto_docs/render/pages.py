@@ -328,7 +328,7 @@ class SiteRenderer:
 
     def _with_banner(self, text: str, locale: str, tr: _PageTranslator, out: Collector) -> str:
         """The translation banner in place of its marker, as a searchable fragment: its counts differ from page
-        to page, and the Markdown of a page stays the same for every page of its kind (render/markdown_shapes.py)."""
+        to page, and the Markdown of a page stays the same for every page of its kind (site/speedups/markdown_shapes.py)."""
         banner = ""
         if tr.stale or tr.missing:
             html = self.env.get_template("partials/notices.html.j2").render(

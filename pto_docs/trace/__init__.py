@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from .markdown import report_markdown
 from .report import build_report, report_bytes
-from .run import run_gate
+from .run import TraceRun, trace
 
-__all__ = ["build_report", "report_bytes", "report_markdown", "run_gate"]
+__all__ = ["build_report", "report_bytes", "report_markdown", "trace", "TraceRun"]

@@ -1,22 +1,31 @@
-"""run_gate: load -> (stamp) -> report -> outputs -> findings on stderr -> exit code 0/1/2."""
+"""One traceability run of a loaded tree: (stamp the review lock) -> report -> findings -> verdict. Data only:
+no printing, no exit, no reading of mkdocs.yml (commands/trace_cmd.py does that)."""
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterable, Mapping
-from typing import TextIO
+from dataclasses import dataclass
 
 from .gate import Policy, PolicyError, exit_code, parse_policy_items
-from .lock import LOCK_NAME, ReviewLock, atomic_write, lock_path, lock_text
-from .report import build_report, findings_of, report_bytes, source_date, stamp_document
+from .lock import LockError, ReviewLock, atomic_write, lock_path, lock_text, read_lock
+from .report import build_report, findings_of, source_date, stamp_document
+
+
+class StampError(Exception):
+    """The review lock could not be stamped; the message is the one diagnostic line."""
+
+
+@dataclass(frozen=True)
+class TraceRun:
+    report: dict
+    findings: list  # gate.Finding, in report order
+    exit_code: int  # 0 clean, 1 defects (the gate's verdict)
+    stamped: bool
 
 
 def configured_policy(policy_items: Iterable[str] = (), options: Mapping | None = None) -> Policy:
-    """``trace_policy`` of the pto-docs plugin in ./mkdocs.yml, then ``--policy`` flags (later wins)."""
-    if options is None:
-        from ..config import plugin_options
-        options = plugin_options()
+    """``trace_policy`` of the plugin options (from mkdocs.yml), then ``--policy`` items (later wins); checked by
+    parse_policy_items, the same check as the plugin's trace_policy option (site/config.py)."""
     pairs = []
     configured = options.get("trace_policy") if isinstance(options, Mapping) else None
     if configured is not None:
@@ -28,108 +37,45 @@ def configured_policy(policy_items: Iterable[str] = (), options: Mapping | None 
 
 
 def _examples(catalog) -> tuple[tuple, list[tuple[str, str, str, str]]]:
+    from ..examples import worked_examples
     try:
-        from ..examples import worked_examples
         return tuple(worked_examples(catalog)), []
-    except ImportError:
-        return (), []
     except Exception as exc:  # an executor bug must fail the gate, not crash it
         return (), [("example-failed", "executor", "", f"worked examples could not run: {type(exc).__name__}: {exc}")]
 
 
-def _write(path: str, data: bytes, out: TextIO) -> None:
-    if path == "-":
-        out.flush()
-        stream = getattr(out, "buffer", None)
-        if stream is not None:
-            stream.write(data)
-            stream.flush()
-        else:
-            out.write(data.decode("utf-8"))
-        return
-    atomic_write(path, data)
-
-
-def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool = False, json_out: str | None = None,
-             markdown_out: str | None = None, locale: str = "en", policy_items: Iterable[str] = (),
-             out: TextIO | None = None, err: TextIO | None = None, environ: Mapping[str, str] | None = None,
-             options: Mapping | None = None) -> int:
-    out = out or sys.stdout
-    err = err or sys.stderr
-    environ = os.environ if environ is None else environ
+def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
+          options: Mapping | None = None, environ: Mapping[str, str] | None = None):
+    """The report and findings of ``result`` (a LoadResult). Raises PolicyError for a bad policy or
+    SOURCE_DATE_EPOCH (before anything is written), StampError when the review lock cannot be stamped."""
+    policy = configured_policy(policy_items, options)
     try:
-        policy = configured_policy(policy_items, options)
-    except PolicyError as exc:
-        err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
-        return 2
-    try:
-        date = source_date(environ)
+        date = source_date(environ or {})
     except ValueError as exc:
-        err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
-        return 2
-    from ..output_guard import OutputRefused, check_output_file
-    try:
-        for path in (json_out, markdown_out):
-            if path and path != "-":
-                from ..config import configured_spec_root
-                check_output_file(path, spec_root or configured_spec_root())
-    except OutputRefused as exc:
-        err.write(exc.format() + "\n")
-        return 2
-    from ..commands.validate_cmd import load_or_report
-    result = load_or_report(spec_root, err)
-    if result is None:
-        return 2
+        raise PolicyError(str(exc)) from None
     catalog = result.catalog
     examples, extra = _examples(catalog)
     lock: ReviewLock | str = "auto"
     if stamp:
-        text = lock_text(stamp_document(catalog, examples))
         target = lock_path(catalog.root)
         if target.is_symlink() or (target.exists() and not target.is_file()):
-            err.write(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular file; "
-                      "refusing to replace it\n")
-            return 2
+            raise StampError(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular "
+                             "file; refusing to replace it")
         try:
-            atomic_write(lock_path(catalog.root), text.encode("utf-8"))
+            atomic_write(target, lock_text(stamp_document(catalog, examples)).encode("utf-8"))
         except OSError as exc:
-            err.write(f"{lock_path(catalog.root)}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}\n")
-            return 2
-        from .lock import LockError, read_lock
+            raise StampError(f"{target}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}") from None
         try:
             lock = read_lock(catalog.root)
         except (LockError, OSError) as exc:
-            err.write(f"{lock_path(catalog.root)}: error[IO-WRITE]: the review lock just written cannot be read back: {exc}\n")
-            return 2
+            raise StampError(f"{target}: error[IO-WRITE]: the review lock just written cannot be read back: {exc}") from None
     report = build_report(catalog, result.tree, examples, lock=lock, check=check, policy=policy, date=date,
                           diagnostics=result.diagnostics, extra_findings=extra)
-    outputs = []
-    if json_out:
-        outputs.append((json_out, report_bytes(report)))
-    if markdown_out:
-        from .markdown import report_markdown
-        outputs.append((markdown_out, report_markdown(report, locale).encode("utf-8")))
-    for path, data in outputs:
-        try:
-            _write(path, data, out)
-        except OSError as exc:
-            from ..output_guard import printable
-            err.write(f"{printable(path)}: error[IO-WRITE]: cannot write the report: {exc.strerror or exc}\n")
-            return 2
     findings = findings_of(report)
-    for finding in findings:
-        err.write(finding.format() + "\n")
-    summary = report["summary"]
-    stdout_taken = "-" in (json_out, markdown_out)
-    line = _summary_line(report)
-    (err if stdout_taken else out).write(line + "\n")
-    if stamp:
-        (err if stdout_taken else out).write(f"stamped {summary['links']['clean'] if summary['links'] else 0} links "
-                                             f"in {LOCK_NAME}\n")
-    return exit_code(findings)
+    return TraceRun(report, findings, exit_code(findings), stamp)
 
 
-def _summary_line(report: Mapping) -> str:
+def summary_line(report: Mapping) -> str:
     s = report["summary"]
     rec = s["recorders"].get("traceability.sources")
     hashes = ""

@@ -6,15 +6,15 @@ import shutil
 
 import pytest
 
-from pto_docs import mkdocs_plugin
-from pto_docs.render import cache, markdown_shapes, nav_cache, search_fast
+from pto_docs.site import cache
 
 
-@pytest.mark.parametrize("module", [mkdocs_plugin, nav_cache, markdown_shapes, search_fast])
-def test_editing_a_post_processing_module_changes_the_signature(module, tmp_path, monkeypatch):
-    before = cache._post_processing_sources(mkdocs_plugin)
-    edited = tmp_path / "edited.py"
-    shutil.copy(module.__file__, edited)
+@pytest.mark.parametrize("module", cache.POST_PROCESSING)
+def test_editing_a_post_processing_module_changes_the_signature(module, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(cache.SITE_DIR, site)
+    before = cache._post_processing_sources(site)
+    assert before == cache._post_processing_sources()
+    edited = site / module
     edited.write_text(edited.read_text("utf-8") + "\n# an edit\n", "utf-8")
-    monkeypatch.setattr(module, "__file__", str(edited))
-    assert cache._post_processing_sources(mkdocs_plugin) != before
+    assert cache._post_processing_sources(site) != before

@@ -1,4 +1,4 @@
-"""The no-change fast path (render/tree_cache.py): an unchanged tree is neither loaded nor validated nor
+"""The no-change fast path (site/tree_cache.py): an unchanged tree is neither loaded nor validated nor
 rendered; any changed byte of the tree, of pto-docs or of the templates disables it (no timings asserted)."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from .test_site_cache import TMUL, build, rebuilt
 
 
 def _no_loading(monkeypatch) -> None:
-    from pto_docs import mkdocs_plugin
+    from pto_docs.site import build as site_build
 
     def refuse(*args, **kwargs):
         raise AssertionError("the spec tree was loaded although nothing changed")
-    monkeypatch.setattr(mkdocs_plugin, "build_state", refuse)
+    monkeypatch.setattr(site_build, "build_state", refuse)
 
 
 def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, monkeypatch):
@@ -33,7 +33,7 @@ def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, mo
 
 @pytest.mark.parametrize("edit", ["unrelated tree file", "unit"])
 def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):
-    from pto_docs.render.tree_cache import tree_digest
+    from pto_docs.site.tree_cache import tree_digest
     build(tmp_path, tree)
     before = json.loads((tmp_path / "cache" / "tree-en.json").read_text("utf-8"))["digest"]
     if edit == "unit":
@@ -51,7 +51,7 @@ def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):
 
 def test_digest_covers_templates_and_configuration(tmp_path, tree):
     from pto_docs.render.env import TEMPLATES_DIR
-    from pto_docs.render.tree_cache import tree_digest
+    from pto_docs.site.tree_cache import tree_digest
     base = tree_digest(tree, None, {"strict": False})
     assert tree_digest(tree, None, {"strict": True}) != base
     templates = tmp_path / "templates"
@@ -71,7 +71,7 @@ def test_the_loader_parses_the_bytes_the_digest_read(tmp_path):
     import shutil
 
     from pto_docs.load import load_catalog
-    from pto_docs.render.tree_cache import tree_digest
+    from pto_docs.site.tree_cache import tree_digest
     root = tmp_path / "tree"
     shutil.copytree(Path(__file__).resolve().parents[2] / "catalog", root)
     keep: dict = {}

@@ -1,4 +1,4 @@
-"""render/markdown_shapes.py: every page rendered from its shape equals MkDocs' own rendering of the page."""
+"""site/speedups/markdown_shapes.py: every page rendered from its shape equals MkDocs' own rendering of the page."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from mkdocs.structure.pages import Page
 
-from pto_docs.render import markdown_shapes
+from pto_docs.site.speedups import markdown_shapes
 from tests.mkdocs_config import build_catalog
 
 REPO = Path(__file__).resolve().parents[2]

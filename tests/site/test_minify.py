@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pto_docs.mkdocs_plugin import _NAV_BREAKS, minify_chrome
+from pto_docs.site.speedups.minify import _NAV_BREAKS, minify_chrome
 
 # the rule as first written: a line break between two named tags
 PLAIN = re.compile(r'(?<=<li class="md-nav__item">)\n(?=<a )|(?<=</span>)\n(?=</a>\n?</li>)|(?<=</a>)\n(?=</li>)'

@@ -1,10 +1,10 @@
-"""render/nav_cache.py: a site built with the navigation cache is byte-identical to one built without it."""
+"""site/speedups/nav_cache.py: a site built with the navigation cache is byte-identical to one built without it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pto_docs.render import nav_cache
+from pto_docs.site.speedups import nav_cache
 from tests.mkdocs_config import build_catalog, config_copy
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,6 +44,7 @@ def test_a_copy_of_the_override_in_a_projects_custom_dir_does_not_recurse(tmp_pa
     from mkdocs.config import load_config
     config = load_config(config_file=str(config_file), site_dir=str(tmp_path / "site"))
     config.plugins["pto-docs"].config.parallel = False
+    config.plugins.on_startup(command="build", dirty=False)
     build(config, dirty=False)
     page = (tmp_path / "site" / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html").read_text("utf-8")
     assert 'class="md-nav md-nav--primary"' in page and "md-nav__link--active" in page

@@ -1,4 +1,4 @@
-"""render/search_fast.py gives exactly Material's search entries: on generated HTML, on every page of the
+"""site/speedups/search_fast.py gives exactly Material's search entries: on generated HTML, on every page of the
 sample tree, and as byte-identical search indexes of a whole bilingual build with and without it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pto_docs.render import search_fast
+from pto_docs.site.speedups import search_fast
 from tests.mkdocs_config import config_copy
 
 material = pytest.importorskip("material.plugins.search.plugin")

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from pto_docs.trace import build_report, run_gate
+from pto_docs.commands.trace_cmd import run_gate
+from pto_docs.trace import build_report
 
 pytestmark = pytest.mark.realtree
 

@@ -21,23 +21,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pygments", "jinja2", "markupsafe",
              "jsonschema", "jieba", "pyyaml")
 
 
-def _hash_dir(digest, root: Path, label: str, keep: dict | None = None) -> None:
+def _hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: frozenset[str] = frozenset()) -> None:
     digest.update(f"\0dir\0{label}\0".encode())
     if not root.is_dir():
         return
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git") and d != "__pycache__")
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git") and d != "__pycache__"
+                             and os.path.join(dirpath, d) not in skip)
         for name in sorted(filenames):
             full = os.path.join(dirpath, name)
             try:
@@ -61,19 +63,27 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, Any], keep: dict | None = None) -> str:
+def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, Any], keep: dict | None = None,
+                outputs: tuple[str, ...] = ()) -> str:
     """The digest; with ``keep``, every spec file's bytes and sha256 read for it (by absolute path), which the
-    loader then parses instead of reading the tree again (so the digest describes exactly the bytes parsed)."""
+    loader then parses instead of reading the tree again (so the digest describes exactly the bytes parsed).
+    ``outputs``: our own output directories (site, cache), left out where they lie inside the spec root."""
     from .. import __file__ as package_init
+    from ..resources import TEMPLATES_DIR
     from ..sources.release import git_identity
-    from .env import TEMPLATES_DIR
     digest = hashlib.sha256(f"pto-docs tree digest {FORMAT}\n".encode())
-    _hash_dir(digest, Path(root).resolve(), "spec", keep)
+    skip = frozenset(os.path.realpath(path) for path in outputs if path)
+    _hash_dir(digest, Path(root).resolve(), "spec", keep, skip)
     digest.update(json.dumps(git_identity(Path(root).resolve())).encode())
     _hash_dir(digest, Path(package_init).resolve().parent, "pto_docs")
     _hash_dir(digest, Path(templates_dir or TEMPLATES_DIR), "templates")
     digest.update(json.dumps({"versions": _versions(), "config": plugin_config}, sort_keys=True, default=str).encode())
     return digest.hexdigest()
+
+
+def _check(data: dict[str, Any]) -> str:
+    """The hash a manifest is stored under (of its canonical JSON): a damaged manifest is never used."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
 
 
 class TreeManifest:
@@ -88,13 +98,19 @@ class TreeManifest:
             return None
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("digest") != digest:
             return None
+        if data.pop("check", None) != _check(data):
+            logging.getLogger("pto_docs.cache").warning(
+                f"pto-docs: the build manifest {self.path} does not match the hash it is stored under; "
+                f"discarded, the tree is loaded again")
+            return None
         return data
 
     def save(self, digest: str, **values: Any) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"format": FORMAT, "digest": digest, **values}, ensure_ascii=False,
-                                  separators=(",", ":")), "utf-8")
+        data = {"format": FORMAT, "digest": digest, **values}
+        data["check"] = _check(data)
+        tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
         os.replace(tmp, self.path)
 
     def remove(self) -> None:

@@ -4,10 +4,10 @@ A page's key is the sha256 of
   * the page itself: its Markdown and every fragment (so any change to a unit, test, ADR, translation, label,
     template or schema that reaches the page changes the key; one that does not reach it cannot matter);
   * the build signature: pto-docs, MkDocs, Material and Python-Markdown versions, the source of the modules
-    that post-process pages (the plugin, render/nav_cache.py, render/markdown_shapes.py,
-    render/search_fast.py), the page language, the whole navigation (titles and URLs: every page's
+    that post-process pages (the plugin and site/speedups/), the page language, the whole navigation (titles and URLs: every page's
     sidebar and previous/next links), the site configuration that reaches a page (theme, features, extra,
-    Markdown extensions, site name and URL) and the content of every file of the theme's custom_dir.
+    Markdown extensions, site name and URL) and the content of every file of the theme's custom_dir and of
+    our own theme overrides.
 Nothing is keyed by time or path stamps, so a stale entry cannot be found: a changed input is a different key.
 
 The value is the page's final HTML (after every plugin) and its Material search entries, so a reused page
@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import zlib
 from pathlib import Path
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 MAGIC = b"PTODOCS-PAGES\n"
-# pack path -> (its stat when this process wrote or read it, its entries): the next PageCache reuses them
-_SAVED: dict[str, tuple[tuple, dict]] = {}
+TRAILER = b"PTODOCS-END\n"
+log = logging.getLogger("pto_docs.cache")  # (not MkDocs' logger: a discarded cache must not fail a strict build)
 
 
 def _stamp(path: Path) -> tuple | None:
@@ -47,13 +48,18 @@ def sha256_files(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _post_processing_sources(mkdocs_plugin) -> str:
-    """The source of every module that shapes a page's HTML after its parts (the plugin, the navigation
-    cache, the Markdown shapes, the search indexer): a change to any of them is a different signature."""
-    from . import markdown_shapes, nav_cache, search_fast
+SITE_DIR = Path(__file__).resolve().parent
+# Every module that shapes a page's HTML after its parts: the plugin and its build, the configuration it adds to
+# MkDocs', the navigation cache, the Markdown shapes, the search indexer and the minifier (by file, not import).
+POST_PROCESSING = ("plugin.py", "build.py", "pages.py", "config.py", "speedups/nav_cache.py", "speedups/markdown_shapes.py",
+                   "speedups/search_fast.py", "speedups/minify.py")
+
+
+def _post_processing_sources(root: Path = SITE_DIR) -> str:
+    """The source of every post-processing module: a change to any of them is a different signature."""
     digest = hashlib.sha256()
-    for module in (mkdocs_plugin, nav_cache, markdown_shapes, search_fast):
-        digest.update(hashlib.sha256(Path(module.__file__).read_bytes()).digest())
+    for name in POST_PROCESSING:
+        digest.update(hashlib.sha256((root / name).read_bytes()).digest())
     return digest.hexdigest()
 
 
@@ -62,12 +68,13 @@ def build_signature(config, locale: str) -> str:
     import material
     import mkdocs
 
-    from .. import __version__, mkdocs_plugin
+    from .. import __version__
+    from ..resources import OVERRIDES_DIR
     theme = config.theme
     site = {
         "format": FORMAT, "pto_docs": __version__, "mkdocs": mkdocs.__version__,
         "material": getattr(material, "__version__", "?"), "markdown": markdown.__version__, "locale": locale,
-        "plugin": _post_processing_sources(mkdocs_plugin),
+        "plugin": _post_processing_sources(),
         "nav": config.nav, "site_name": config.site_name, "site_url": config.site_url,
         "use_directory_urls": config.use_directory_urls, "extra": dict(config.extra),
         "extra_css": list(config.extra_css), "extra_javascript": [str(j) for j in config.extra_javascript],
@@ -75,6 +82,7 @@ def build_signature(config, locale: str) -> str:
         "copyright": config.copyright, "repo_url": config.repo_url, "edit_uri": config.edit_uri,
         "theme": {k: theme[k] for k in sorted(theme.keys()) if k not in ("custom_dir",)},
         "custom_dir": sha256_files(Path(theme.custom_dir)) if theme.custom_dir else None,
+        "overrides": sha256_files(OVERRIDES_DIR),  # our theme overrides (config.py adds them to theme.dirs)
         "theme_dirs": [str(d) for d in theme.dirs],
         "plugins": [name for name in config.plugins],
     }
@@ -84,40 +92,41 @@ def build_signature(config, locale: str) -> str:
     return hashlib.sha256(json.dumps(site, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def page_key(signature: str, src_uri: str, parts) -> str:
-    """The key of a page. A page's parts are never changed once rendered, and the renderer hands out the same
-    parts object for an unchanged page on every rebuild of a serving process (render/pages.py), so the key is
-    remembered on the object (with the sizes of its parts, as a guard) instead of hashing every fragment again."""
-    memo = parts.__dict__.get("_page_keys")
-    if memo is None:
-        memo = parts.__dict__["_page_keys"] = {}
-    shape = (signature, src_uri, len(parts.markdown), len(parts.search), len(parts.heavy))
-    key = memo.get(shape)
-    if key is None:
-        digest = hashlib.sha256()
-        digest.update(f"{signature}\0{src_uri}\0".encode())
-        for text in (parts.markdown, *parts.search, "\0heavy\0", *parts.heavy):
-            data = text.encode("utf-8")
-            digest.update(len(data).to_bytes(8, "little") + data)
-        key = memo[shape] = digest.hexdigest()
-    return key
+class CacheDamaged(Exception):
+    """A page pack that is not one this version of pto-docs wrote intact (damaged, truncated, foreign)."""
+
+
+def _entry_digest(key: str, blob: bytes, entries: list[dict[str, Any]]) -> str:
+    """What an entry is stored under: its key, its compressed HTML and its search entries, hashed together, so
+    a damaged blob, a truncated pack and entries moved to another key all fail :func:`_read_pack`."""
+    digest = hashlib.sha256(key.encode("utf-8") + b"\0")
+    digest.update(len(blob).to_bytes(8, "little") + blob)
+    digest.update(json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    return digest.hexdigest()
 
 
 class PageCache:
-    """The page pack of one language: ``get`` from the last build, ``put`` for the next one, ``save``."""
+    """The page pack of one language: ``get`` from the last build, ``put`` for the next one, ``save``.
 
-    def __init__(self, directory: str | os.PathLike | None, locale: str):
+    A pack that fails verification is reported once (a warning naming it) and treated as empty: every page is
+    built again and the next save replaces it. The warning goes to the ``pto_docs`` logger, outside MkDocs'
+    own, so a strict build does not fail on it: the site it gives is the clean build's."""
+
+    def __init__(self, directory: str | os.PathLike | None, locale: str, packs: dict | None = None):
         self.path = Path(directory) / f"pages-{locale}.pack" if directory else None
         self.old: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
         self.new: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
-        saved = _SAVED.get(str(self.path)) if self.path is not None else None
+        self.packs = {} if packs is None else packs  # the process's packs in memory (memory.SiteMemory.packs)
+        saved = self.packs.get(str(self.path)) if self.path is not None else None
         if saved is not None and saved[0] == _stamp(self.path):
             self.old = saved[1]  # the pack this process wrote last, unchanged since (read-only here)
         elif self.path is not None and self.path.is_file():
             try:
                 self.old = _read_pack(self.path)
-            except Exception:  # an unreadable pack is an empty cache, never an error
+            except (CacheDamaged, OSError) as exc:
                 self.old = {}
+                log.warning(f"pto-docs: the page cache {self.path} cannot be used ({exc}); "
+                            f"discarded, its pages are built again")
 
     def get(self, key: str) -> tuple[str, list[dict[str, Any]]] | None:
         entries = self.entries(key)
@@ -145,7 +154,7 @@ class PageCache:
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         index, blobs, offset = {}, [], 0
         for key, (blob, entries) in self.new.items():
-            index[key] = [offset, len(blob), entries]
+            index[key] = [offset, len(blob), entries, _entry_digest(key, blob, entries)]
             blobs.append(blob)
             offset += len(blob)
         header = json.dumps({"format": FORMAT, "pages": index}, separators=(",", ":")).encode("utf-8")
@@ -153,33 +162,55 @@ class PageCache:
             fh.write(MAGIC + len(header).to_bytes(8, "little") + header)
             for blob in blobs:
                 fh.write(blob)
+            fh.write(TRAILER + len(header).to_bytes(8, "little") + offset.to_bytes(8, "little"))
         os.replace(tmp, self.path)
-        _SAVED[str(self.path)] = (_stamp(self.path), self.new)
+        self.packs[str(self.path)] = (_stamp(self.path), self.new)
 
 
-def preload(directory: str | os.PathLike, locale: str) -> None:
+def preload(directory: str | os.PathLike, locale: str, packs: dict) -> None:
     """Read a language's pack into this process's memory (``mkdocs serve``, between rebuilds: a forked language
     build wrote it), so the next fork of that language finds it there instead of reading it again."""
     path = Path(directory) / f"pages-{locale}.pack"
     stamp = _stamp(path)
     try:
         data = _read_pack(path)
-    except Exception:  # no pack to lend: the build reads it itself
+    except (CacheDamaged, OSError):  # no pack to lend: the build reads it itself (and reports it)
         return
     if stamp is not None and stamp == _stamp(path):  # not replaced while it was read
-        _SAVED[str(path)] = (stamp, data)
+        packs[str(path)] = (stamp, data)
 
 
 def _read_pack(path: Path) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:
-    """A pack: magic, header length, JSON header (key -> offset, length, search entries), zlib blobs. No pickle."""
+    """A pack: magic, header length, JSON header (key -> offset, length, search entries, entry digest), zlib
+    blobs, trailer (header and blob lengths). No pickle. Every entry is verified (:func:`_entry_digest`);
+    anything else raises :class:`CacheDamaged`."""
     data = path.read_bytes()
     if not data.startswith(MAGIC):
-        return {}
-    size = int.from_bytes(data[len(MAGIC):len(MAGIC) + 8], "little")
+        raise CacheDamaged("not a pto-docs page pack")
     start = len(MAGIC) + 8
-    header = json.loads(data[start:start + size])
-    if header.get("format") != FORMAT:
-        return {}
-    base = start + size
-    view = memoryview(data)
-    return {key: (bytes(view[base + off:base + off + n]), entries) for key, (off, n, entries) in header["pages"].items()}
+    size = int.from_bytes(data[len(MAGIC):start], "little")
+    tail = len(TRAILER) + 16
+    if len(data) < start + tail or not data[-tail:].startswith(TRAILER):
+        raise CacheDamaged("truncated")
+    blobs_size = int.from_bytes(data[-8:], "little")
+    if int.from_bytes(data[-16:-8], "little") != size or start + size + blobs_size + tail != len(data):
+        raise CacheDamaged("truncated or extended")
+    try:
+        header = json.loads(data[start:start + size])
+        if header.get("format") != FORMAT:
+            raise CacheDamaged(f"written by another version of pto-docs (format {header.get('format')!r})")
+        base = start + size
+        view = memoryview(data)
+        pages = {}
+        for key, (off, n, entries, digest) in header["pages"].items():
+            if off < 0 or n < 0 or off + n > blobs_size:
+                raise CacheDamaged(f"entry {key[:12]} lies outside the pack")
+            blob = bytes(view[base + off:base + off + n])
+            if _entry_digest(key, blob, entries) != digest:
+                raise CacheDamaged(f"entry {key[:12]} does not match the hash it is stored under")
+            pages[key] = (blob, entries)
+    except CacheDamaged:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise CacheDamaged(f"unreadable header: {type(exc).__name__}") from None
+    return pages

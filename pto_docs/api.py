@@ -1,0 +1,116 @@
+"""What the command line and the MkDocs plugin both call: load a spec tree, build the site, run the trace gate.
+
+Each returns data or raises one of two exceptions whose message is the one line to show:
+:class:`ConfigProblem` (a usage or configuration problem: exit 2) and :class:`BuildFailed` (the build found
+defects or failed: exit 1). Nothing here prints, exits or reads ./mkdocs.yml by itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from .config import ConfigProblem
+
+__all__ = ["BuildFailed", "ConfigProblem", "build_site", "load", "load_catalog", "run_trace"]
+from .load import LoadResult
+
+
+class BuildFailed(Exception):
+    """The site build stopped (validation errors, a strict warning, a failed language build)."""
+
+
+def load(spec_root: str | os.PathLike, *, templates_dir: str | None = None, preread: dict | None = None):
+    """The loaded tree and its renderer (render/build_state.py: reused while the tree is unchanged)."""
+    from .render.build_state import build_state
+    return build_state(spec_root, templates_dir, preread=preread)
+
+
+def load_catalog(spec_root: str | os.PathLike) -> LoadResult:
+    from .load import load_catalog as _load
+    return _load(spec_root)
+
+
+def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site_dir: str | None = None,
+                  strict: bool = True):
+    """MkDocs' configuration of a site build: ``config_file``, else the configuration shipped with pto-docs
+    (resources.DEFAULT_CONFIG: the hand-written site sources, ``site/`` in the working directory)."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, ConfigurationError
+
+    from .resources import DEFAULT_CONFIG, SITE_SRC_DIR
+    from .site.config import check_mkdocs_config
+    overrides: dict = {"strict": strict}
+    if config_file is None:
+        if spec_root is None:
+            raise ConfigProblem("pto-docs build: error[USAGE]: no spec root: give SPEC_ROOT, or run where an "
+                                "mkdocs.yml with the pto-docs plugin is (`pto-docs init SPEC_ROOT` writes one)")
+        config_file = str(DEFAULT_CONFIG)
+        overrides["docs_dir"] = str(SITE_SRC_DIR)
+        overrides["site_dir"] = os.path.abspath("site")
+    if site_dir:
+        overrides["site_dir"] = os.path.abspath(site_dir)
+    try:
+        config = load_config(config_file=config_file, **overrides)
+    except (ConfigurationError, Abort) as exc:  # MkDocs has logged each problem
+        raise ConfigProblem(f"{config_file}: {exc}") from None
+    if "pto-docs" not in config.plugins:
+        raise ConfigProblem(f"{config_file}: the pto-docs plugin is not among its plugins")
+    try:
+        check_mkdocs_config(config)
+    except Exception as exc:  # a PluginError with its one line
+        raise ConfigProblem(f"{config_file}: {exc}") from None
+    if spec_root is not None:
+        config.plugins["pto-docs"].config.spec_root = os.path.abspath(spec_root)
+    return config
+
+
+def build_site(spec_root: str | None = None, site_dir: str | None = None, *, config_file: str | None = None,
+               strict: bool = True, cache: bool = True, cache_dir: str | None = None, progress=None,
+               force: bool = False) -> str:
+    """Build every language of the site (the same bytes as ``mkdocs build`` of that configuration); returns the
+    summary line. The site and cache directories are checked first (output_guard: never over or inside the
+    spec tree, never over a file or, unless ``force``, a directory that is not a previous site). An OSError
+    while writing (a full disk) propagates."""
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import Abort, PluginError
+    if spec_root is not None and not Path(spec_root).is_dir():
+        raise ConfigProblem(f"{spec_root}: error[IO-ROOT]: spec root does not exist or is not a directory")
+    config = mkdocs_config(config_file, spec_root=spec_root, site_dir=site_dir, strict=strict)
+    plugin = config.plugins["pto-docs"]
+    if cache_dir:
+        plugin.config.cache_dir = os.path.abspath(cache_dir)
+    use_cache = bool(plugin.config.cache and cache)
+    plugin.config.cache = use_cache
+    from .output_guard import OutputRefused, check_cache_dir, check_site_dir
+    from .site.config import config_path
+    root = config_path(config, plugin.config.spec_root)
+    try:
+        if plugin.config.cache_dir:
+            check_cache_dir(plugin.config.cache_dir, root)
+        check_site_dir(config["site_dir"], root, force=force, create=True)
+    except OutputRefused as exc:
+        raise ConfigProblem(exc.format()) from None
+    plugin.progress = progress
+    config.plugins.on_startup(command="build", dirty=use_cache)  # dirty: MkDocs skips the pages reused from the cache
+    try:
+        build(config, dirty=use_cache)
+    except (PluginError, Abort) as exc:
+        raise BuildFailed(str(exc)) from None
+    return plugin.summary_text or ""
+
+
+def run_trace(result: LoadResult, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
+              options: Mapping | None = None, environ: Mapping[str, str] | None = None):
+    """The traceability report and gate of a loaded tree (a trace.run.TraceRun: report, findings, exit code);
+    with ``stamp``, the review lock is written first.
+    Raises ConfigProblem for a bad policy or SOURCE_DATE_EPOCH, trace.run.StampError when the lock cannot be
+    stamped."""
+    from .trace.gate import PolicyError
+    from .trace.run import trace
+    try:
+        return trace(result, check=check, stamp=stamp, policy_items=policy_items, options=options or {},
+                     environ=os.environ if environ is None else environ)
+    except PolicyError as exc:
+        raise ConfigProblem(str(exc)) from None

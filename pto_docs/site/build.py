@@ -1,0 +1,304 @@
+"""One language build of the site: the state of that build and what the plugin's events do with it.
+
+on_config loads (or reuses) the catalog, fails the build with the validate diagnostics (or, serving, keeps the
+last good tree), sets the language (Material ``theme.language``, search language, localized nav) and, on the
+primary build, starts every further language (languages.py). The page events are in pages.py.
+on_post_build waits for the other languages and publishes the finished site (output.py).
+
+With the cache on (``pto-docs build``, or MkDocs' own ``--dirty``), a build whose tree digest (every byte of the
+spec tree, of pto-docs and of the templates; tree_cache.py) matches the last successful build neither loads nor
+validates nor renders the tree: its manifest gives the navigation, the page list and the cache keys.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import shutil
+import time
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from ..diagnostics import SpecRootError
+from ..i18n import MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
+from ..progress import current as current_progress
+from ..render.build_state import BuildState, build_state
+from ..render.navigation import navigation
+from . import output, serve
+from .config import config_path
+from .logs import WarningCounter
+from .memory import SiteMemory
+from .pages import PageEvents
+from .serve import WrittenPages
+
+log = logging.getLogger("mkdocs.plugins.pto-docs")
+
+
+class SiteBuild(PageEvents):
+    """The state of one language's MkDocs build (the primary one, or a further language started by it)."""
+
+    def __init__(self, options, memory: SiteMemory, *, command: str | None, dirty: bool, locale: str | None = None,
+                 progress=None):
+        self.memory = memory  # what the process keeps between builds (memory.py; the plugin owns it)
+        self.options = options  # the plugin's configuration (config.py PtoDocsConfig)
+        self.command = command  # MkDocs' command ("build", "serve"; None: build() called directly)
+        self.dirty = dirty  # MkDocs' --dirty (or `pto-docs build` with its cache)
+        self.locale = locale  # None on the primary build
+        self.progress = progress  # a pto_docs.progress.Progress given by `pto-docs build`
+        self.state: BuildState | None = None
+        self.parts: dict = {}
+        self.written: WrittenPages | None = None  # `mkdocs serve --dirty`: the page files already in the site
+        self.signature = ""  # the page-cache build signature of this build (cache.py)
+        self.report_fd: int | None = None  # in a pool process's language build: where to send its counts
+        self.written_pages: dict | None = None  # serving in place: the page files it wrote (serve.py)
+        self.languages = None  # languages.py Languages: the further languages of a primary build
+        self.final_site_dir: str | None = None
+        self.staging: str | None = None
+        self.cache = None
+        self.keys: dict[str, str] = {}
+        self.reused: dict[str, tuple[str, list]] = {}
+        self.page_entries: dict[str, list] = {}  # src_uri -> the page's search entries (built or reused)
+        self.doc_files = None  # MkDocs' files of this build (on_env), for the page order of the search index
+        self.built: list[str] = []
+        self.total = 0
+        self.mark = 0
+        self.counter = WarningCounter()
+        self.search = None
+        self.start = time.monotonic()
+        self.summary_text: str | None = None
+        self.stats: dict | None = None
+        self.highlight = None
+        self.shapes = None  # speedups/markdown_shapes.py ShapeCache of this build (made in on_files)
+        self.preread: dict | None = None  # spec file bytes read by the tree digest, for the loader (then dropped)
+        self.digest: str | None = None  # the tree digest (tree_cache.py) of a cached build
+        self.manifest: dict | None = None  # the last build's manifest when its digest matches: nothing to load
+        self.record: dict | None = None  # what this build derived from the tree, for the next manifest
+        self.last_good: tuple[Path, BuildState] | None = None  # serving: the last spec root and tree state that built
+        self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
+
+    def further(self, locale: str, config) -> SiteBuild:
+        """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
+        other = SiteBuild(copy.copy(self.options), self.memory, command=self.command, dirty=self.dirty,
+                          locale=locale, progress=self.progress)
+        other.final_site_dir = os.path.join(self.final_site_dir or config.site_dir, output.locale_dir(locale, self.primary))
+        other.digest = self.digest
+        other.state = self.state
+        other.problems = self.problems
+        return other
+
+    @property
+    def primary(self) -> str:
+        return self.options.languages[0]
+
+    @property
+    def here(self) -> str:
+        return self.locale or self.primary
+
+    @property
+    def in_place(self) -> bool:
+        """``mkdocs serve --dirty``: every language builds straight into the live site directory (no staging, no
+        clean; the further languages in forked processes), and reused pages already there are not rewritten
+        (serve.py). A plain ``mkdocs serve`` rebuilds every page each time, staged like ``pto-docs build``."""
+        return self.command == "serve" and self.dirty and bool(self.options.cache)
+
+    def spec_root(self, config) -> Path:
+        return config_path(config, self.options.spec_root)
+
+    def templates_dir(self, config) -> str | None:
+        return str(config_path(config, self.options.templates_dir)) if self.options.templates_dir else None
+
+    def cache_dir(self, config) -> str | None:
+        if not (self.options.cache and self.dirty):
+            return None
+        if self.options.cache_dir:
+            return str(config_path(config, self.options.cache_dir))
+        final = self.final_site_dir or config.site_dir
+        return os.path.join(os.path.dirname(os.path.abspath(final)), ".pto-docs-cache")
+
+    # -- configuration -----------------------------------------------------------------------------
+    def configure(self, config) -> None:
+        """on_config: load the tree (or find it unchanged), set this language's configuration."""
+        self.start = time.monotonic()
+        primary = self.locale is None
+        if primary and self.in_place:
+            self.memory.background.before_rebuild()  # the last rebuild's background work is done (serve.py)
+        elif primary:
+            self.memory.background.finish()
+        progress = current_progress()
+        locale = self.here
+        logging.getLogger("mkdocs").addHandler(self.counter)
+        root = self.spec_root(config)
+        if not root.is_dir():
+            raise PluginError(f"{root}: error[IO-ROOT]: spec root does not exist or is not a directory")
+        self.manifest = self._unchanged_tree(config, root)
+        if self.manifest is not None:
+            self.preread = None  # nothing to load: let the bytes go
+        if self.manifest is None and self.state is None:  # (a further language gets the primary build's state)
+            self.load(config, root)
+        elif primary and self.manifest is not None:  # nothing changed: the last build's diagnostics, unloaded
+            for line in self.manifest.get("diagnostics", ()):
+                log.info(line)
+        config.theme["language"] = MATERIAL_LANGUAGE[locale]
+        for name, plugin in config.plugins.items():
+            if name.endswith("search") and hasattr(plugin, "config"):
+                plugin.config.lang = list(SEARCH_LANGUAGE[locale])
+                # Every build gives the search plugin the entries of every page (a reused page's from the page
+                # cache), so Material's --dirty merge with the index of the process's previous build (which
+                # reorders the index, and would mix in another language's) must not run.
+                if hasattr(plugin, "search_index_prev"):
+                    plugin.search_index_prev = None
+                    plugin.is_dirty = False
+                self.search = plugin
+        config["nav"] = self.manifest["nav"] if self.manifest is not None else navigation(self.state.renderer, locale)
+        back = "../" * output.locale_dir(locale, self.primary).count("/")
+        config.extra["alternate"] = [
+            {"name": labels(loc).t("language_name"), "lang": loc,
+             "link": (back + output.locale_dir(loc, self.primary)) if loc != locale else "./"}
+            for loc in self.options.languages]
+        config["site_name"] = labels(locale).t("site_name")
+        if primary and not self.in_place:
+            self.final_site_dir = os.path.abspath(config.site_dir)
+            for path in output.remove_stale(self.final_site_dir):
+                log.info(f"pto-docs: removed {path}, left by a build that was stopped")
+            self.staging = output.staging_dir(self.final_site_dir)
+            os.makedirs(os.path.dirname(self.staging), exist_ok=True)
+            shutil.rmtree(self.staging, ignore_errors=True)  # (ours: named after this process)
+            config["site_dir"] = self.staging
+        if primary and self.options.cache and self.dirty:
+            self.options.cache_dir = self.cache_dir(config)  # resolved once: the other languages share it
+        if SEARCH_LANGUAGE[locale] == ["zh"]:
+            import jieba  # Material's Chinese search segmentation talks on its own logger; keep it quiet
+            jieba.setLogLevel(logging.WARNING)
+        if primary and self.in_place and any(SEARCH_LANGUAGE[loc] == ["zh"] for loc in self.options.languages):
+            serve.preload_jieba()
+        if primary:
+            if self.command != "serve" and self.options.cache_dir and self.dirty and self.state is not None:
+                from ..render.fragments import HighlightCache, use_highlight_cache
+                self.highlight = HighlightCache(os.path.join(self.options.cache_dir, "highlight.json.z"))
+                use_highlight_cache(self.highlight)
+            from .languages import Languages
+            self.languages = Languages(self, config)
+            self.languages.start()
+            progress.stage(f"building {self.here}" + "".join(f" + {loc}" for loc in self.languages.forked()))
+
+    def load(self, config, root: Path) -> None:
+        if self.locale is None:
+            current_progress().stage("loading the spec tree")
+        preread, self.preread = self.preread, None  # the bytes the tree digest just read, parsed instead
+        try:
+            self.state = build_state(root, self.templates_dir(config), preread=preread)
+        except (SpecRootError, OSError) as exc:
+            raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
+        diags = self.state.diagnostics
+        errors = [d for d in diags if d.is_error or self.options.strict]
+        good = self.last_good[1] if self.last_good is not None and self.last_good[0] == root else None
+        if (errors or self.state.renderer is None) and self.command == "serve" and good is not None:
+            self._serve_last_good(root, errors, good)
+            return
+        if self.locale is None:  # report once, on the primary build
+            for d in diags:
+                (log.error if d in errors else log.info)(d.format())
+        if errors or self.state.renderer is None:
+            raise PluginError(f"pto-docs: {len(errors)} validation error(s) in {root}; see the diagnostics above")
+
+    def _serve_last_good(self, root: Path, errors: list, good: BuildState) -> None:
+        """Serving, and the saved tree fails validation: the build goes on with the last good tree state (its
+        pages are all in the page cache, nothing is rewritten), so the server keeps answering; every page
+        shows the diagnostics (serve.banner_css in our stylesheet) and one error names the root cause. MkDocs'
+        logger is not used for it: a strict configuration would fail the build on it."""
+        errors = serve.root_cause_first(errors)
+        self.problems = [d.format() for d in errors]
+        first = self.problems[0] if self.problems else f"{root}: the tree could not be rendered"
+        more = f" (and {len(errors) - 1} more, shown on every page)" if len(errors) > 1 else ""
+        logging.getLogger("pto_docs.serve").error(f"{first}{more}; serving the last good site")
+        for line in self.problems[1:]:
+            log.debug(line)
+        self.state = good
+
+    def _unchanged_tree(self, config, root: Path) -> dict | None:
+        """The manifest of the last build when the tree, pto-docs and everything else it read are unchanged."""
+        cache_dir = self.cache_dir(config) if self.command != "serve" else None
+        if not cache_dir:
+            return None
+        from .tree_cache import TreeManifest, tree_digest
+        if self.digest is None:
+            if self.locale is None:
+                current_progress().stage("hashing the spec tree")
+            settings = {k: v for k, v in dict(self.options).items() if k not in ("cache_dir",)}
+            self.preread = {} if self.locale is None else None
+            outputs = (self.final_site_dir or config.site_dir, cache_dir)
+            self.digest = tree_digest(root, self.templates_dir(config), settings, keep=self.preread, outputs=outputs)
+        return TreeManifest(cache_dir, self.here).load(self.digest)
+
+    # -- end of the build ------------------------------------------------------------------------------
+    def post_build(self, config) -> None:
+        output.prune_theme_assets(config.site_dir, SEARCH_LANGUAGE[self.here])
+        written = self.written.finish() if self.written is not None else None
+        logging.getLogger("mkdocs").removeHandler(self.counter)
+        self.stats = {"locale": self.here, "pages": self.total, "built": sorted(self.built),
+                      "reused": sorted(self.reused), "warnings": self.counter.count}
+        if self.report_fd is not None:  # a language built in a pool process: languages.py returns the result
+            self.written_pages = written  # what it wrote into the live site, for the next rebuild (serve.py)
+            if not self.in_place:  # (serving: saved by a second task, after the parent has the result)
+                self.save_cache(config)
+            return
+        if not (self.in_place and self.locale is None):  # (serving: after the rebuild, in languages.py)
+            self.save_cache(config)
+        if self.highlight is not None and self.locale is None:
+            from ..render.fragments import use_highlight_cache
+            self.state.renderer.prepare()  # every model built: the cache keeps exactly what this tree uses
+            if self.highlight.new:  # (empty when the models came from an earlier build in this process)
+                self.highlight.save()
+            use_highlight_cache(None)
+            self.highlight = None
+        if self.locale is not None:  # a further language built in this process
+            return
+        results = [self.stats] + self.languages.finish(config)
+        cache_dir = self.cache_dir(config)
+        if cache_dir and (self.cache is not None or any(r.get("reused") for r in results)):
+            output.write_build_report(cache_dir, results)
+        if self.staging is not None:
+            output.publish(config.site_dir, self.final_site_dir)
+        pages = sum(r["pages"] for r in results)
+        warnings = sum(r["warnings"] for r in results)
+        reused = sum(len(r["reused"]) for r in results)
+        where = self.final_site_dir or config.site_dir
+        self.summary_text = (f"pto-docs: {pages} pages in {len(results)} languages ({', '.join(r['locale'] for r in results)}), "
+                             f"{warnings} warning{'s' if warnings != 1 else ''}, {reused} reused from the cache, "
+                             f"{time.monotonic() - self.start:.1f} s -> {where}")
+        if self.progress is None:  # under `mkdocs build`; `pto-docs build` prints it after MkDocs' last line
+            current_progress().summary(self.summary_text)
+        if self.in_place:
+            self.languages.after_rebuild(config)
+
+    def save_cache(self, config) -> None:
+        if self.cache is None:
+            return
+        self.cache.save()
+        cache_dir = self.cache_dir(config)
+        if not cache_dir or not self.digest:
+            return
+        # The no-change fast path: recorded only after a build without warnings or errors (a reused page would
+        # not repeat its warnings); a build with warnings removes the old manifest.
+        from .tree_cache import TreeManifest
+        manifest = TreeManifest(cache_dir, self.here)
+        if self.counter.count:
+            manifest.remove()
+        elif self.record is not None:
+            manifest.save(self.digest, **self.record)
+
+    def build_error(self) -> None:
+        logging.getLogger("mkdocs").removeHandler(self.counter)
+        if self.written is not None and self.written.started:
+            self.written.abandon()  # some page files may be of this failed build: write them all next time
+        if self.locale is not None:
+            return
+        if self.languages is not None:
+            self.languages.stop()
+        if self.in_place:
+            self.memory.background.after_rebuild([])
+        if self.staging is not None and os.path.isdir(self.staging):
+            shutil.rmtree(self.staging, ignore_errors=True)
+        current_progress().clear()

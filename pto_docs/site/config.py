@@ -1,0 +1,124 @@
+"""The plugin's configuration (``plugins: - pto-docs:``) and the checks and settings it applies to MkDocs'.
+
+Every problem here is found while MkDocs loads its configuration or in ``on_config``, before any page is built,
+and reads as one line (MkDocs prints it and exits non-zero; ``pto-docs build`` prints it and exits 2):
+an unknown option, an ``!ENV`` without a value, a bad ``trace_policy`` severity (checked by the same code as
+``pto-docs trace --policy``), a theme other than Material.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+
+from ..i18n import LOCALES
+from ..resources import OVERRIDES_DIR, STYLESHEET
+
+DOCS_CHOICES = ("ignore", "include")
+DOCS_SECTION = "docs/"  # `docs: include`: where the pages of a docs_dir inside the spec root go
+
+
+class SpecRoot(c.Type):
+    """A directory path; an ``!ENV`` tag whose variables are all unset (and no default) reads as None."""
+
+    def __init__(self, default: str):
+        super().__init__(str, default=default)
+
+    def validate(self, value):
+        if value is None:  # (MkDocs would put the default in its place)
+            raise base.ValidationError("is empty (an !ENV tag whose variables are unset, without a default?)")
+        return super().validate(value)
+
+
+class TracePolicy(c.Type):
+    """finding code (fnmatch pattern) -> error | warning | ignore, checked as ``pto-docs trace --policy`` is."""
+
+    def __init__(self):
+        super().__init__(dict, default={})
+
+    def run_validation(self, value):
+        from ..trace.gate import PolicyError, parse_policy_items
+        value = super().run_validation(value)
+        try:
+            parse_policy_items(value, "trace_policy")
+        except PolicyError as exc:
+            raise base.ValidationError(str(exc)) from None
+        return value
+
+
+class PtoDocsConfig(base.Config):
+    spec_root = SpecRoot(default="catalog")
+    languages = c.ListOfItems(c.Choice(LOCALES), default=["en", "zh-CN"])
+    strict = c.Type(bool, default=False)  # treat validation warnings as errors (like `pto-docs validate --strict`)
+    trace_policy = TracePolicy()  # finding code -> error | warning | ignore, also read by `pto-docs trace`
+    docs = c.Choice(DOCS_CHOICES, default="ignore")  # pages of a docs_dir inside the spec root (see below)
+    parallel = c.Type(bool, default=True)  # build the further languages in forked processes (POSIX)
+    cache = c.Type(bool, default=True)  # reuse unchanged pages (content-addressed) in `pto-docs build`
+    cache_dir = c.Optional(c.Type(str))  # default: .pto-docs-cache beside the site directory
+    templates_dir = c.Optional(c.Type(str))  # page templates (default: the templates/ shipped with pto-docs)
+    nav_cache = c.Type(bool, default=True)  # draw the navigation once per group (speedups/nav_cache.py; same HTML)
+    markdown_shapes = c.Type(bool, default=True)  # convert page Markdown once per shape (speedups/markdown_shapes.py)
+    fast_search = c.Type(bool, default=True)  # index pages with speedups/search_fast.py (same index as Material's)
+
+    def _validate(self):
+        """MkDocs only warns about an unknown option; a misspelt pto-docs option is an error."""
+        failed, warnings = super()._validate()
+        unknown = [(key, message) for key, message in warnings if key not in self._schema_keys]
+        failed += [(key, base.ValidationError(f"{message} (pto-docs options: {', '.join(sorted(self._schema_keys))})"))
+                   for key, message in unknown]
+        return failed, [w for w in warnings if w not in unknown]
+
+
+# The Markdown extensions the generated pages are written for, added when the configuration lacks them.
+MARKDOWN_EXTENSIONS = {"attr_list": {}, "toc": {"permalink": True}, "tables": {}, "admonition": {},
+                       "pymdownx.highlight": {"use_pygments": True}, "pymdownx.superfences": {}}
+# Material features the site needs: section index pages, and a navigation that does not grow every page
+THEME_FEATURES = ("navigation.prune", "navigation.indexes")
+
+
+def config_path(config, value: str) -> Path:
+    """A path option of the plugin: relative to the directory of mkdocs.yml (else the working directory)."""
+    path = Path(os.path.expanduser(value))
+    if not path.is_absolute():
+        path = Path(config.config_file_path or ".").resolve().parent / path
+    return path
+
+
+def check_mkdocs_config(config) -> None:
+    """What the site needs from MkDocs' configuration; one message each, before anything is built."""
+    if config.theme.name != "material":
+        raise PluginError(f"pto-docs: the site needs the Material theme (theme: {{name: material}}), "
+                          f"not {config.theme.name or 'a custom theme without a name'!r}")
+    if not config.use_directory_urls:
+        raise PluginError("pto-docs: the generated site needs use_directory_urls: true")
+
+
+def adopt_site_settings(config) -> None:
+    """Register what the pages need, without clashing with the user's own settings: our theme overrides go
+    right after a user's ``custom_dir`` (so a user's template wins) and before Material's; our stylesheet is
+    added to ``extra_css`` (the file itself is added by :func:`stylesheet_file` when docs_dir lacks it); the
+    Markdown extensions and Material features the pages are written for are added where missing (a user's
+    own settings for them stay)."""
+    dirs = config.theme.dirs
+    overrides = str(OVERRIDES_DIR)
+    if overrides not in dirs:
+        dirs.insert(1 if config.theme.custom_dir else 0, overrides)
+    if STYLESHEET not in [str(css) for css in config.extra_css]:
+        config.extra_css.append(STYLESHEET)
+    names = [ext if isinstance(ext, str) else getattr(ext, "__name__", "") for ext in config.markdown_extensions]
+    for name, options in MARKDOWN_EXTENSIONS.items():
+        if name not in names:
+            config.markdown_extensions.append(name)
+            if options:
+                config.mdx_configs[name] = dict(options)
+    features = config.theme.setdefault("features", [])
+    features.extend(f for f in THEME_FEATURES if f not in features)
+
+
+def docs_dir_in_spec_root(config, spec_root: Path) -> bool:
+    docs = Path(config.docs_dir).resolve()
+    return docs == spec_root.resolve() or spec_root.resolve() in docs.parents
