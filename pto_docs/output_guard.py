@@ -115,15 +115,29 @@ def looks_like_site(directory: Path) -> bool:
     return not entries or any(sign in entries for sign in SITE_SIGNS)
 
 
+def _own_site_in_root(target: Path, root: Path) -> bool:
+    """A site directory inside the spec root is allowed only as MkDocs' usual ``<root>/site``-like layout: a
+    direct child of the root that no spec source area uses and that is absent, empty or a previous site."""
+    from .sources.tree import PARSED_AREAS, ROOT_FILES
+    taken = {area.split("/", 1)[0] for area, _suffixes, _recursive in PARSED_AREAS} | set(ROOT_FILES) | {"scripts"}
+    if target.parent != root or target.name in taken or target.name.startswith("."):
+        return False
+    st = _stat(target)
+    return st is None or (stat.S_ISDIR(st.st_mode) and looks_like_site(target))
+
+
 def check_site_dir(site_dir: str | os.PathLike[str], spec_root: str | os.PathLike[str] | None,
                    force: bool = False, create: bool = True) -> Path:
     """The resolved site directory, created and shown writable, or OutputRefused."""
     shown = str(site_dir)
     target = _resolved(site_dir)
     if spec_root is not None:
-        reason = _overlap(target, _resolved(spec_root))
-        if reason:
-            raise OutputRefused(shown, f"refusing to build a site into a directory that {reason}")
+        root = _resolved(spec_root)
+        reason = _overlap(target, root)
+        if reason and not (reason == "lies inside the spec root" and _own_site_in_root(target, root)):
+            raise OutputRefused(shown, f"refusing to build a site into a directory that {reason}"
+                                + (" (only a new or previous site directory right below the root, such as site/, "
+                                   "may lie inside it)" if reason == "lies inside the spec root" else ""))
     st = _stat(target)
     if st is not None and not stat.S_ISDIR(st.st_mode):
         raise OutputRefused(shown, "exists and is not a directory; refusing to replace it with a site")

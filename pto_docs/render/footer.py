@@ -1,10 +1,7 @@
 """What the site footer shows: the release identity and the generator, as one small dict for the theme.
 
-Plugin hook (one line, in the pto-docs plugin's ``on_config`` beside ``config["site_name"] = ...``)::
-
-    config.extra["pto_footer"] = footer_identity(self.state.renderer.catalog, locale)
-
-``templates/overrides/partials/copyright.html`` renders it; without it the footer names the generator only.
+The language build (site/build.py) puts it in ``config.extra["pto_footer"]`` (and in the no-change manifest, so
+an unchanged tree needs no load for it); ``templates/overrides/partials/copyright.html`` renders it.
 """
 
 from __future__ import annotations

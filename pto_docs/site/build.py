@@ -21,6 +21,8 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from ..render.footer import footer_identity
+
 from ..diagnostics import SpecRootError
 from ..i18n import MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
 from ..progress import current as current_progress
@@ -133,6 +135,8 @@ class SiteBuild(PageEvents):
         if not root.is_dir():
             raise PluginError(f"{root}: error[IO-ROOT]: spec root does not exist or is not a directory")
         self.manifest = self._unchanged_tree(config, root)
+        if self.manifest is not None and "footer" not in self.manifest:
+            self.manifest = None  # (a manifest of an older pto-docs: load the tree)
         if self.manifest is not None:
             self.preread = None  # nothing to load: let the bytes go
         if self.manifest is None and self.state is None:  # (a further language gets the primary build's state)
@@ -158,7 +162,10 @@ class SiteBuild(PageEvents):
              "link": (back + output.locale_dir(loc, self.primary)) if loc != locale else "./"}
             for loc in self.options.languages]
         config["site_name"] = labels(locale).t("site_name")
+        config.extra["pto_footer"] = (self.manifest["footer"] if self.manifest is not None
+                                      else footer_identity(self.state.renderer.catalog, locale))
         if primary and not self.in_place:
+            _check_site_dir(config.site_dir, root, checked_by_caller=self.progress is not None)
             self.final_site_dir = os.path.abspath(config.site_dir)
             for path in output.remove_stale(self.final_site_dir):
                 log.info(f"pto-docs: removed {path}, left by a build that was stopped")
@@ -260,6 +267,8 @@ class SiteBuild(PageEvents):
         if cache_dir and (self.cache is not None or any(r.get("reused") for r in results)):
             output.write_build_report(cache_dir, results)
         if self.staging is not None:
+            from ..output_guard import write_site_marker
+            write_site_marker(config.site_dir)  # the next build may replace this site (and nothing else)
             output.publish(config.site_dir, self.final_site_dir)
         pages = sum(r["pages"] for r in results)
         warnings = sum(r["warnings"] for r in results)
@@ -302,3 +311,13 @@ class SiteBuild(PageEvents):
         if self.staging is not None and os.path.isdir(self.staging):
             shutil.rmtree(self.staging, ignore_errors=True)
         current_progress().clear()
+
+
+def _check_site_dir(site_dir: str, root: Path, checked_by_caller: bool) -> None:
+    """Publishing replaces the site directory: never the spec tree, never a stranger's directory (output_guard).
+    ``pto-docs build`` has checked it already, with its ``--force``; plain ``mkdocs build`` is checked here."""
+    from ..output_guard import OutputRefused, check_site_dir
+    try:
+        check_site_dir(site_dir, root, force=checked_by_caller, create=False)
+    except OutputRefused as exc:
+        raise PluginError(exc.format()) from None

@@ -86,7 +86,8 @@ class PageEvents:
             signature = build_signature(config, locale)
         self.signature = signature
         record = self.record = {"pages": [], "files": [], "notes": [], "signature": signature,
-                                "nav": config.nav, "diagnostics": [d.format() for d in self.state.diagnostics]}
+                                "nav": config.nav, "diagnostics": [d.format() for d in self.state.diagnostics],
+                                "footer": config.extra.get("pto_footer")}
         for src_uri, parts in renderer.pages(locale):
             existing = files.get_file_from_path(src_uri)
             if existing is not None:

@@ -21,12 +21,31 @@ def _refused(code: int, err: str, what: str = "OUTPUT-REFUSED") -> None:
     assert len(lines) == 1 and f"error[{what}]" in lines[0], err
 
 
-@pytest.mark.parametrize("site", ["{T}", "{T}/spec", "{T}/spec/new", "{T}/specification.toml", "{tmp}", "/"])
+@pytest.mark.parametrize("site", ["{T}", "{T}/spec", "{T}/spec/new", "{T}/specification.toml", "{tmp}", "/",
+                                  "{T}/asl", "{T}/docs", "{T}/examples", "{T}/.git", "{T}/site/nested"])
 def test_build_refuses_a_site_dir_that_overlaps_the_spec_tree(tree, tmp_path, site):
     before = snapshot(tmp_path)
     code, _out, err = run_main("build", str(tree), "--site-dir", site.format(T=tree, tmp=tmp_path), "-q")
     _refused(code, err)
     assert snapshot(tmp_path) == before
+
+
+def test_a_site_dir_right_below_the_root_is_mkdocs_usual_layout(tree, tmp_path):
+    """`site/` beside mkdocs.yml at a checkout's root: allowed when new or a previous site, never a stranger's."""
+    before = snapshot(tree)
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(tree / "site"), "-q",
+                               "--cache-dir", str(tmp_path / "cache"))
+    assert code == 0, err
+    after = snapshot(tree)
+    assert {p for p in after if p != "site" and not p.startswith("site/")} == set(before)
+    assert all(after[p] == before[p] for p in before)
+    assert (tree / "site" / "index.html").is_file() and (tree / "site" / "zh-CN" / "index.html").is_file()
+    notes = tree / "notes"
+    notes.mkdir()
+    (notes / "mine.txt").write_text("mine\n")
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(notes), "-q")
+    _refused(code, err)
+    assert (notes / "mine.txt").read_text() == "mine\n"
 
 
 @pytest.mark.parametrize("cache", ["{T}", "{T}/spec/cache", "{tmp}/notes.txt"])
@@ -186,3 +205,17 @@ def test_the_guard_names_its_reason():
     with pytest.raises(OutputRefused) as info:
         check_site_dir(Path("/"), Path("/usr"), create=False)
     assert "contains the spec root" in info.value.format()
+
+
+def test_plain_mkdocs_build_never_replaces_a_strangers_directory(tree, tmp_path):
+    """The plugin checks the site directory too: `mkdocs build` publishes by replacing it."""
+    import subprocess
+    import sys
+    assert run_main("init", str(tree))[0] == 0
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    (stranger / "thesis.tex").write_text("years of work\n")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(tree / "mkdocs.yml"),
+                           "-d", str(stranger)], capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0 and "error[OUTPUT-REFUSED]" in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in stranger.iterdir()) == ["thesis.tex"]
