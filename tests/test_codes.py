@@ -31,6 +31,20 @@ def emitted_codes() -> dict[str, str]:
     return found
 
 
+def printed_codes() -> set[str]:
+    """Codes the commands print themselves (``...: error[CODE]: ...`` in an f-string)."""
+    found = set()
+    for path in (REPO / "pto_docs" / "commands").rglob("*.py"):
+        found |= set(re.findall(r"(?:error|warning|fail)\[([A-Z][A-Z0-9-]*)\]", path.read_text("utf-8")))
+    return found - {"CODE"}
+
+
+def test_every_printed_code_is_documented():
+    printed = printed_codes()
+    assert {"USAGE", "EVIDENCE-OWNER", "AVS-DECODERS"} <= printed
+    assert printed - set(CODES) == set()
+
+
 def readme_codes() -> dict[str, str]:
     text = (REPO / "README.md").read_text("utf-8")
     rows = re.findall(r"^\| `([A-Z][A-Z0-9-]*)` \| (.*) \|$", text, re.M)
@@ -52,5 +66,6 @@ def test_no_documented_code_is_dead():
     from pto_docs.schema_registry import _CODES as SCHEMA_CODES
     # IO-ROOT, IO-WRITE and OUTPUT-REFUSED are printed by the CLI (the last two through pto_docs.output_guard);
     # the SCHEMA-* codes come from the jsonschema keyword mapping
-    emitted = set(emitted_codes()) | {"IO-ROOT", "IO-WRITE", "OUTPUT-REFUSED", "SCHEMA"} | set(SCHEMA_CODES.values())
+    emitted = (set(emitted_codes()) | {"IO-ROOT", "IO-WRITE", "OUTPUT-REFUSED", "SCHEMA"} | set(SCHEMA_CODES.values())
+               | printed_codes())
     assert set(CODES) - emitted == set()

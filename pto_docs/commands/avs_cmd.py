@@ -128,8 +128,10 @@ def _print_summary(doc: dict, out: TextIO, quiet: bool, seconds: float) -> None:
     from ..asl.report import kind_medians
     s = doc["summary"]
     for t in doc["tests"]:
-        if t["status"] != "pass":
-            out.write(f"{t['path']}: {t['status']}[AVS-{t['status'].upper()}]: {t['id']}: {t['message']}\n")
+        if t["status"] == "fail":
+            out.write(f"{t['path']}: error[AVS-FAIL]: {t['id']}: {t['message']}\n")
+        elif t["status"] == "error":
+            out.write(f"{t['path']}: error[AVS-ERROR]: {t['id']}: {t['message']}\n")
     if not quiet:
         medians = ", ".join(f"{k} {v:.3f}" for k, v in kind_medians(doc).items())
         out.write(f"median seconds per kind: {medians}\n")

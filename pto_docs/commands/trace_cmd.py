@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the report (pto-docs.traceability.v1, canonical JSON) to OUT, or - for stdout")
     parser.add_argument("--markdown", dest="markdown_out", metavar="OUT", help="write the Markdown report page to OUT")
     parser.add_argument("--locale", choices=("en", "zh-CN"), default="en", help="language of the Markdown page")
+    parser.add_argument("--avs", dest="avs_results", metavar="RESULTS",
+                        help="join the results of `pto-docs avs --json` (pto-docs.avs.v1): each test's status on the "
+                             "current tree; a failed, errored, stale or missing point is a finding")
     parser.add_argument("--policy", action="append", default=[], metavar="CODE=SEVERITY",
                         help="severity of a finding code (fnmatch patterns allowed): error, warning or ignore; "
                              "repeatable, applied after trace_policy in mkdocs.yml")
@@ -27,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_gate(args.spec_root, check=args.check, stamp=args.stamp, json_out=args.json_out,
-                    markdown_out=args.markdown_out, locale=args.locale, policy_items=args.policy, out=out, err=err)
+                    markdown_out=args.markdown_out, locale=args.locale, policy_items=args.policy, out=out, err=err,
+                    avs_results=args.avs_results)
 
 
 def _write(path: str, data: bytes, out: TextIO) -> None:
@@ -47,7 +51,7 @@ def _write(path: str, data: bytes, out: TextIO) -> None:
 def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool = False, json_out: str | None = None,
              markdown_out: str | None = None, locale: str = "en", policy_items: Iterable[str] = (),
              out: TextIO | None = None, err: TextIO | None = None, environ: Mapping[str, str] | None = None,
-             options: Mapping | None = None) -> int:
+             options: Mapping | None = None, avs_results: str | None = None) -> int:
     """load -> (stamp) -> report -> outputs -> findings on stderr -> summary -> exit code 0/1/2."""
     from .. import api
     from ..config import ConfigProblem, plugin_options
@@ -78,12 +82,20 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     except ConfigProblem as exc:
         err.write(f"error[USAGE]: {exc}\n")
         return 2
+    avs = None
+    if avs_results:
+        from ..trace.avs_status import AvsResultsError, read_avs_results
+        try:
+            avs = read_avs_results(avs_results)
+        except AvsResultsError as exc:
+            err.write(f"{printable(avs_results)}: error[AVS-RESULTS]: {exc}\n")
+            return 2
     result = load_or_report(spec_root, err)
     if result is None:
         return 2
     try:
         run = api.run_trace(result, check=check, stamp=stamp, policy_items=policy_items, options=options,
-                            environ=environ)
+                            environ=environ, avs=avs)
     except ConfigProblem as exc:
         err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
         return 2

@@ -59,7 +59,7 @@ def test_a_failing_point_fails_the_run_and_is_named(tree, tmp_path):
     code, out, _err = run("avs", str(tree), "--decoders", str(decoders), "-k", STATIC, "--jobs", "1", "-q",
                           "--cache-dir", str(tmp_path / "c"))
     rel = test.relative_to(tree).as_posix()
-    assert code == 1 and f"{rel}: fail[AVS-FAIL]:" in out and "assertion failed: 1 == 2" in out
+    assert code == 1 and f"{rel}: error[AVS-FAIL]:" in out and "assertion failed: 1 == 2" in out
 
 
 def test_outputs_and_the_cache_never_go_into_the_spec_tree(tree, tmp_path):

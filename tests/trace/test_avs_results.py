@@ -63,3 +63,35 @@ def test_unusable_results_are_one_clear_message(tmp_path, content, message):
     path.write_bytes(content)
     with pytest.raises(AvsResultsError, match=message):
         read_avs_results(path)
+
+
+def test_trace_avs_end_to_end_on_a_catalog_copy(tree, tmp_path):
+    """pto-docs avs writes the results, pto-docs trace --avs reads them: the run's points carry their status,
+    the points it did not run are missing (a finding that fails the gate)."""
+    import contextlib
+    import io
+
+    from pto_docs.cli import main
+
+    def run(*argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(argv))
+        return code, out.getvalue(), err.getvalue()
+
+    decoders = tmp_path / "decoders.asl"
+    decoders.write_text("", "utf-8")
+    results = tmp_path / "avs.json"
+    run("avs", str(tree), "--decoders", str(decoders), "-k", "PTO-AVS-ARCH-*", "--jobs", "1", "-q",
+        "--cache-dir", str(tmp_path / "c"), "--json", str(results))
+    ran = {t["id"]: t["status"] for t in json.loads(results.read_text("utf-8"))["tests"]}
+    assert ran
+    code, _out, err = run("trace", str(tree), "--avs", str(results), "--json", str(tmp_path / "report.json"))
+    report = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    rows = {r["id"]: r["avs"]["status"] for r in report["tests"] if "avs" in r}
+    assert {tid: rows[tid] for tid in ran} == ran
+    assert {s for tid, s in rows.items() if tid not in ran} == {"missing"}
+    assert code == 1 and "[avs-missing]" in err
+    results.write_text("{}", "utf-8")
+    code, _out, err = run("trace", str(tree), "--avs", str(results))
+    assert code == 2 and "error[AVS-RESULTS]" in err
