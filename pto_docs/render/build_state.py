@@ -58,14 +58,16 @@ def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
     return memo.get(key, lambda: tuple(worked_examples(catalog)))
 
 
-def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None) -> BuildState:
+def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
+                avs: dict | None = None) -> BuildState:
     """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors.
 
     Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself (and
 the renderer keys its reused pages by the templates' content). After a change, the new renderer reuses the
 previous one's page models and pages whose inputs are unchanged (render/pages.py)."""
     path = Path(root).resolve()
-    key = f"{path}\0{templates_dir or ''}"
+    from ..frozen import canonical_sha256
+    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}"
     stamp = fingerprint(path)
     cached = _CACHE.get(key)
     if cached and cached[0] == stamp:
@@ -84,7 +86,7 @@ previous one's page models and pages whose inputs are unchanged (render/pages.py
         pass
     errors = [d for d in diags if d.is_error]
     renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog, memo),
-                                                 templates_dir, previous=previous)
+                                                 templates_dir, previous=previous, avs=avs)
     memo.finish()
     state = BuildState(result, renderer, diags, memo, lender=None if renderer is not None else previous)
     _CACHE[key] = (stamp, state)

@@ -20,14 +20,14 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
-from ..frozen import pretty_json, sha256_text, thaw
+from ..frozen import canonical_sha256, pretty_json, sha256_text, thaw
 from ..i18n import Localized, Translator, labels
 from ..model import Catalog, Unit
 from ..sources.tree import SpecTree
@@ -164,9 +164,10 @@ class SiteRenderer:
     the language; an ADR page's and an index page's inputs are the same without a unit file."""
 
     def __init__(self, catalog: Catalog, tree: SpecTree, examples: tuple = (), templates_dir: str | None = None,
-                 previous: SiteRenderer | None = None):
+                 previous: SiteRenderer | None = None, avs: Mapping | None = None):
         self.catalog = catalog
-        self.data = SiteData.build(catalog, tree, examples)
+        self.data = SiteData.build(catalog, tree, examples, avs)
+        self._avs_key = canonical_sha256(avs) if avs is not None else ""
         self.env = environment(templates_dir)
         self._models: dict[str, Any] = {}
         self.translators: dict[str, Translator] = {}
@@ -232,6 +233,7 @@ class SiteRenderer:
             release = ({k: v for k, v in dataclasses.asdict(rel).items() if k != "dirty"}
                        if dataclasses.is_dataclass(rel) else repr(rel))
             digest.update(json.dumps(release, default=repr, sort_keys=True).encode())
+            digest.update(f"\0avs:{self._avs_key}".encode())  # the AVS results every unit page shows
             self._global = digest.hexdigest()
         return self._global
 

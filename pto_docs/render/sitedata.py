@@ -37,10 +37,15 @@ class SiteData:
     trace_units: dict[str, dict[str, Any]] = field(default_factory=dict)
     artifacts: tuple[Artifact, ...] = ()
     examples: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> WorkedExample tuple
+    avs: Mapping[str, Any] = field(default_factory=dict)  # test id -> trace.avs_status.AvsStatus (plugin avs_results)
+    avs_profile: str = ""
 
     @classmethod
-    def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = ()) -> SiteData:
+    def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None) -> SiteData:
         data = cls(catalog, tree)
+        if avs is not None:
+            from ..trace.avs_status import avs_statuses
+            data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
         trace = catalog.json(TRACEABILITY)
         if isinstance(trace, Mapping):
             for row in trace.get("units", ()):

@@ -111,6 +111,23 @@ class SiteBuild(PageEvents):
     def templates_dir(self, config) -> str | None:
         return str(config_path(config, self.options.templates_dir)) if self.options.templates_dir else None
 
+    def avs_results_path(self, config) -> Path | None:
+        if not self.options.avs_results:
+            return None
+        path = Path(os.path.expanduser(self.options.avs_results))
+        return path if path.is_absolute() else Path(config.config_file_path or ".").resolve().parent / path
+
+    def avs_results(self, config) -> dict | None:
+        """The ``pto-docs avs --json`` document named by the ``avs_results`` option, checked (or PluginError)."""
+        path = self.avs_results_path(config)
+        if path is None:
+            return None
+        from ..trace.avs_status import AvsResultsError, read_avs_results
+        try:
+            return read_avs_results(path)
+        except AvsResultsError as exc:
+            raise PluginError(f"{path}: error[AVS-RESULTS]: {exc}") from None
+
     def cache_dir(self, config) -> str | None:
         if not (self.options.cache and self.dirty):
             return None
@@ -195,7 +212,7 @@ class SiteBuild(PageEvents):
             current_progress().stage("loading the spec tree")
         preread, self.preread = self.preread, None  # the bytes the tree digest just read, parsed instead
         try:
-            self.state = build_state(root, self.templates_dir(config), preread=preread)
+            self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config))
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics
@@ -234,6 +251,13 @@ class SiteBuild(PageEvents):
             if self.locale is None:
                 current_progress().stage("hashing the spec tree")
             settings = {k: v for k, v in dict(self.options).items() if k not in ("cache_dir",)}
+            avs_path = self.avs_results_path(config)
+            if avs_path is not None:  # the results' content, not only their path, decides the pages
+                from ..frozen import sha256_bytes
+                try:
+                    settings["avs_results_sha256"] = sha256_bytes(avs_path.read_bytes())
+                except OSError:
+                    settings["avs_results_sha256"] = None
             self.preread = {} if self.locale is None else None
             outputs = (self.final_site_dir or config.site_dir, cache_dir)
             self.digest = tree_digest(root, self.templates_dir(config), settings, keep=self.preread, outputs=outputs)

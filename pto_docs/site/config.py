@@ -59,6 +59,7 @@ class PtoDocsConfig(base.Config):
     parallel = c.Type(bool, default=True)  # build the further languages in forked processes (POSIX)
     cache = c.Type(bool, default=True)  # reuse unchanged pages (content-addressed) in `pto-docs build`
     cache_dir = c.Optional(c.Type(str))  # default: .pto-docs-cache beside the site directory
+    avs_results = c.Optional(c.Type(str))  # `pto-docs avs --json` results to show on unit pages (relative to mkdocs.yml)
     templates_dir = c.Optional(c.Type(str))  # page templates (default: the templates/ shipped with pto-docs)
     nav_cache = c.Type(bool, default=True)  # draw the navigation once per group (speedups/nav_cache.py; same HTML)
     markdown_shapes = c.Type(bool, default=True)  # convert page Markdown once per shape (speedups/markdown_shapes.py)

@@ -1,0 +1,44 @@
+"""Unit pages show the AVS status of their tests when the plugin is given `pto-docs avs` results."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from pto_docs.load import load_catalog
+from tests.conftest import REPO
+from tests.mkdocs_config import build_catalog
+
+TMUL_PAGE = "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html"
+
+
+def results(tmp_path, status_of) -> str:
+    catalog = load_catalog(REPO / "catalog").catalog
+    tests = [{"id": tid, "path": t.path, "kind": t.kind, "status": status_of(tid),
+              "message": "" if status_of(tid) == "pass" else f"{t.path}:4:5: assertion failed: x == 1",
+              "seconds": 0.0, "sha256": t.file.sha256} for tid, t in sorted(catalog.tests.items())]
+    summary = {"total": len(tests), "pass": sum(t["status"] == "pass" for t in tests),
+               "fail": sum(t["status"] == "fail" for t in tests), "error": 0}
+    path = tmp_path / "avs.json"
+    path.write_text(json.dumps({"schema": "pto-docs.avs.v1", "profile": "pto-v0", "tests": tests,
+                                "summary": summary}), "utf-8")
+    return str(path)
+
+
+def test_each_test_of_a_unit_page_shows_its_status_in_both_languages(tmp_path):
+    failing = "PTO-AVS-TILE-TMUL-ALIAS-001"
+    site = tmp_path / "site"
+    build_catalog(site, avs_results=results(tmp_path, lambda tid: "fail" if tid == failing else "pass"))
+    en = (site / TMUL_PAGE).read_text("utf-8")
+    zh = (site / "zh-CN" / TMUL_PAGE).read_text("utf-8")
+    assert re.search(rf'id="{failing}".*?pto-avs--fail[^>]*>fail<', en, re.S)
+    assert "assertion failed: x == 1" in en
+    assert re.search(r'pto-avs--pass[^>]*>pass<', en)
+    assert re.search(rf'id="{failing}".*?pto-avs--fail[^>]*>未通过<', zh, re.S)
+    assert "在 pto-docs ASL 解释器上运行" in zh
+
+
+def test_without_results_no_status_is_shown(tmp_path):
+    site = tmp_path / "site"
+    build_catalog(site)
+    assert "pto-avs" not in (site / TMUL_PAGE).read_text("utf-8")
