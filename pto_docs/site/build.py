@@ -21,12 +21,11 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from ..render.footer import footer_identity
-
 from ..diagnostics import SpecRootError
 from ..i18n import MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
 from ..progress import current as current_progress
 from ..render.build_state import BuildState, build_state
+from ..render.footer import footer_identity
 from ..render.navigation import navigation
 from . import output, serve
 from .config import config_path
