@@ -68,3 +68,41 @@ def real_site(real_tree_root, tmp_path_factory) -> Path:
                                 text=True, timeout=1800)
         assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
     return root / "site"
+
+
+# -- browser (tests marked ``browser``: real chromium through playwright) -------------------------------------
+CHROMIUM = Path("/usr/bin/chromium")
+BROWSER_REQUIRED = os.environ.get("PTO_DOCS_REQUIRE_BROWSER") == "1"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def serve_directory(site: Path):
+    """A static server of ``site`` on a free loopback port (shut it down when done)."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not CHROMIUM.exists():
+        if BROWSER_REQUIRED:
+            pytest.fail("PTO_DOCS_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing")
+        pytest.skip("Debian chromium is not installed")
+    if BROWSER_REQUIRED:
+        import playwright.sync_api as sync_api
+    else:
+        sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

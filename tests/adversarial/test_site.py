@@ -74,3 +74,41 @@ def test_the_hostile_text_is_on_the_pages_as_text(hostile_site):
     for page in report:
         text = html.unescape(page.read_text("utf-8"))
         assert "<img/src=x/onerror=alert(document.domain)>" in text  # the hostile lock key, shown as text
+
+
+@pytest.mark.browser
+def test_no_dialog_fires_and_no_script_link_exists_in_chromium(hostile_site, chromium):
+    """The hostile pages in a real browser, both languages: no alert/confirm/prompt ever opens (the payloads all
+    call alert), no element carries an event handler or a script URL after the page's own scripts ran, and
+    clicking every link of the ADR body opens no dialog either."""
+    from tests.conftest import serve_directory
+    _tree, site = hostile_site
+    httpd = serve_directory(site)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    pages = ["reports/traceability/", "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/"]
+    pages += [p.parent.relative_to(site).as_posix() + "/" for p in site.glob("adrs/**/index.html") if "0024" in str(p)]
+    dialogs: list[str] = []
+    try:
+        page = chromium.new_page()
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        for lang in ("", "zh-CN/"):
+            for path in pages:
+                page.goto(base + lang + path)
+                page.wait_for_load_state("networkidle")
+                bad = page.evaluate("""() => [...document.querySelectorAll('*')].flatMap(el =>
+                    [...el.attributes].filter(a => /^on/i.test(a.name) ||
+                        (/^(href|src|action|formaction|xlink:href)$/i.test(a.name) &&
+                         /^\\s*(javascript|vbscript|data):/i.test(a.value)))
+                    .map(a => el.tagName + ' ' + a.name + '=' + a.value))""")
+                assert bad == [], (lang + path, bad)
+                if "0024" in path:
+                    for link in page.locator("article a[href]").all():
+                        href = link.get_attribute("href") or ""
+                        if href.startswith(("http", "#", "/", ".")) or not href:
+                            continue  # ordinary links: no need to leave the page
+                        link.click(no_wait_after=True, timeout=2000)
+        page.close()
+    finally:
+        httpd.shutdown()
+    assert dialogs == [], dialogs
+    assert len(pages) == 3

@@ -64,25 +64,8 @@ def _build(site: Path, spec_root: Path) -> Path:
     return site
 
 
-# -- browser (tests marked ``browser``: real chromium through playwright) -------------------------------------
-CHROMIUM = Path("/usr/bin/chromium")
-BROWSER_REQUIRED = os.environ.get("PTO_DOCS_REQUIRE_BROWSER") == "1"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def _serve(site: Path):
-    import functools
-    import http.server
-    import threading
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
+# -- browser: the chromium fixture and the static server live in tests/conftest.py (shared by every directory)
+from tests.conftest import serve_directory as _serve  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -99,17 +82,3 @@ def real_url(real_site):
     httpd.shutdown()
 
 
-@pytest.fixture(scope="session")
-def chromium():
-    if not CHROMIUM.exists():
-        if BROWSER_REQUIRED:
-            pytest.fail("PTO_DOCS_REQUIRE_BROWSER=1 but /usr/bin/chromium is missing")
-        pytest.skip("Debian chromium is not installed")
-    if BROWSER_REQUIRED:
-        import playwright.sync_api as sync_api
-    else:
-        sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
