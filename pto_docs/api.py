@@ -21,10 +21,12 @@ class BuildFailed(Exception):
     """The site build stopped (validation errors, a strict warning, a failed language build)."""
 
 
-def load(spec_root: str | os.PathLike, *, templates_dir: str | None = None, preread: dict | None = None):
-    """The loaded tree and its renderer (render/build_state.py: reused while the tree is unchanged)."""
+def load(spec_root: str | os.PathLike, *, templates_dir: str | None = None, preread: dict | None = None,
+         states=None):
+    """The loaded tree and its renderer (render/build_state.py); ``states``, a render.build_state.TreeStates the
+    caller keeps, lets an unchanged tree be reused and a changed one be loaded incrementally."""
     from .render.build_state import build_state
-    return build_state(spec_root, templates_dir, preread=preread)
+    return build_state(spec_root, templates_dir, preread=preread, states=states)
 
 
 def load_catalog(spec_root: str | os.PathLike) -> LoadResult:

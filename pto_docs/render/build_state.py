@@ -1,7 +1,8 @@
 """One parsed catalog + renderer per spec tree state, shared by every language build in the process.
 
-Keyed by the spec root and a fingerprint of its files (path, size, mtime), so ``mkdocs serve`` reloads only
-after a change and the second language reuses the first language's catalog, executor results and SVGs.
+Kept by its owner (a :class:`TreeStates`, the plugin's site/memory.py) by the spec root and a fingerprint of its
+files (path, size, mtime), so ``mkdocs serve`` reloads only after a change and the second language reuses the
+first language's catalog, executor results and SVGs.
 A reload is incremental: the previous state's :class:`~pto_docs.load_memo.LoadMemo` answers every per-file
 step (parse, schema check, executor consistency check) of byte-identical files, so after a save only the
 changed files are parsed again; the whole-tree checks re-run, and the result equals a fresh load.
@@ -18,7 +19,24 @@ from ..load import LoadResult, load_catalog
 from ..load_memo import LoadMemo
 from .pages import SiteRenderer
 
-_CACHE: dict[str, tuple[str, BuildState]] = {}
+
+
+class TreeStates:
+    """The loaded states one process keeps between builds, by spec root, templates and AVS results, each with the
+    fingerprint it was loaded at. Its owner is the MkDocs plugin object (site/memory.py); without one, a build
+    keeps nothing."""
+
+    def __init__(self) -> None:
+        self._states: dict[str, tuple[str, BuildState]] = {}
+
+    def get(self, key: str) -> tuple[str, BuildState] | None:
+        return self._states.get(key)
+
+    def put(self, key: str, stamp: str, state: BuildState) -> None:
+        self._states[key] = (stamp, state)
+
+    def clear(self) -> None:
+        self._states.clear()
 
 
 @dataclass
@@ -59,17 +77,19 @@ def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
 
 
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
-                avs: dict | None = None) -> BuildState:
+                avs: dict | None = None, states: TreeStates | None = None) -> BuildState:
     """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors.
 
     Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself (and
 the renderer keys its reused pages by the templates' content). After a change, the new renderer reuses the
-previous one's page models and pages whose inputs are unchanged (render/pages.py)."""
+previous one's page models and pages whose inputs are unchanged (render/pages.py). ``states`` is the owner's
+memory of earlier loads (None: load afresh, keep nothing)."""
+    states = states if states is not None else TreeStates()
     path = Path(root).resolve()
     from ..frozen import canonical_sha256
     key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}"
     stamp = fingerprint(path)
-    cached = _CACHE.get(key)
+    cached = states.get(key)
     if cached and cached[0] == stamp:
         return cached[1]
     # lends its unchanged page models and pages (across failed states too: the fix of an error renders little)
@@ -89,5 +109,5 @@ previous one's page models and pages whose inputs are unchanged (render/pages.py
                                                  templates_dir, previous=previous, avs=avs)
     memo.finish()
     state = BuildState(result, renderer, diags, memo, lender=None if renderer is not None else previous)
-    _CACHE[key] = (stamp, state)
+    states.put(key, stamp, state)
     return state

@@ -211,7 +211,8 @@ class SiteBuild(PageEvents):
             current_progress().stage("loading the spec tree")
         preread, self.preread = self.preread, None  # the bytes the tree digest just read, parsed instead
         try:
-            self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config))
+            self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),
+                                     states=self.memory.states)
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics

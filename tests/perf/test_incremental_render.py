@@ -17,16 +17,17 @@ from pto_docs.render import build_state as bs
 
 REPO = Path(__file__).resolve().parents[2]
 TADD = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"
+STATES = bs.TreeStates()  # what a serving process keeps (the plugin's site/memory.py owns one)
 
 
 @pytest.fixture(autouse=True)
 def fresh_caches():
     validation_cache.clear()
-    bs._CACHE.clear()
+    STATES.clear()
     yield
     validation_cache.enabled = True
     validation_cache.clear()
-    bs._CACHE.clear()
+    STATES.clear()
 
 
 def _break(root: Path) -> None:
@@ -89,16 +90,16 @@ def _site(state) -> dict[tuple[str, str], str]:
 
 
 def _fresh(root: Path) -> dict[tuple[str, str], str]:
-    bs._CACHE.clear()
-    return _site(bs.build_state(root))
+    STATES.clear()
+    return _site(bs.build_state(root, states=STATES))
 
 
 def test_after_a_unit_edit_only_its_model_and_pages_are_rendered(tree):
-    first = bs.build_state(tree)
+    first = bs.build_state(tree, states=STATES)
     before = _site(first)
     unit = tree / TADD
     unit.write_text(unit.read_text("utf-8") + "// an edit while serving\n", "utf-8")
-    second = bs.build_state(tree)
+    second = bs.build_state(tree, states=STATES)
     assert second.renderer is not first.renderer
     after = _site(second)
     stats = second.renderer.stats
@@ -117,10 +118,10 @@ def _counted(state, src: str) -> bool:
 
 
 def test_edits_outside_the_units_invalidate_reused_pages(tree):
-    _site(bs.build_state(tree))
+    _site(bs.build_state(tree, states=STATES))
     adr = next(p for p in sorted((tree / "docs/status/decisions").glob("0*.md")) if not p.name.startswith("0000"))
     adr.write_text(adr.read_text("utf-8") + "\nA new closing paragraph.\n", "utf-8")
-    second = bs.build_state(tree)
+    second = bs.build_state(tree, states=STATES)
     after = _site(second)
     assert second.renderer.stats["reused_models"] == 0  # every unit page may show an ADR: all re-rendered
     assert after == _fresh(tree)
@@ -130,7 +131,7 @@ def test_a_template_change_invalidates_reused_pages(tree, tmp_path):
     from pto_docs.render.env import TEMPLATES_DIR
     templates = tmp_path / "templates"
     shutil.copytree(TEMPLATES_DIR, templates)
-    state = bs.build_state(tree, str(templates))
+    state = bs.build_state(tree, str(templates), states=STATES)
     _site(state)
     partial = templates / "partials" / "sources.html.j2"
     partial.write_text(partial.read_text("utf-8") + "<!-- template edit -->\n", "utf-8")

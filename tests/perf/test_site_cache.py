@@ -36,6 +36,16 @@ def build(tmp_path: Path, root: Path, templates: Path | None = None) -> dict[str
     return {r["locale"]: r for r in report}
 
 
+def _forget_loaded_trees() -> None:
+    """The loaded trees the plugin objects of this process keep (MkDocs keeps a plugin with on_startup for the
+    whole process, and its SiteMemory with it), as a new process would start: without any."""
+    from mkdocs.config.defaults import MkDocsConfig
+    plugins = [p for p in MkDocsConfig.plugins.plugin_cache.values() if hasattr(p, "memory")]
+    assert plugins, "the pto-docs plugin object is not kept by MkDocs any more: this test no longer needs this"
+    for plugin in plugins:
+        plugin.memory.states.clear()
+
+
 def rebuilt(report: dict[str, dict]) -> dict[str, set[str]]:
     return {locale: set(r["built"]) for locale, r in report.items()}
 
@@ -100,7 +110,6 @@ def test_translation_edit_rebuilds_that_language_only(tmp_path, tree):
 def test_schema_edit_that_changes_nothing_rebuilds_nothing(tmp_path, tree, monkeypatch):
     """A schema change reaches a page only through the catalog; the same pages mean the same keys."""
     from pto_docs import schema_registry
-    from pto_docs.render import build_state
     build(tmp_path, tree)
     original = schema_registry.load_schema.__wrapped__
 
@@ -111,13 +120,13 @@ def test_schema_edit_that_changes_nothing_rebuilds_nothing(tmp_path, tree, monke
     for fn in (schema_registry.load_schema, schema_registry.registry):
         fn.cache_clear()
     monkeypatch.setattr(schema_registry, "load_schema", described)
-    build_state._CACHE.clear()  # a new process would load the tree again
+    _forget_loaded_trees()  # a new process would load the tree again
     try:
         report = rebuilt(build(tmp_path, tree))
     finally:
         monkeypatch.undo()
         schema_registry.registry.cache_clear()
-        build_state._CACHE.clear()
+        _forget_loaded_trees()
     assert report == {"en": set(), "zh-CN": set()}
 
 
