@@ -20,7 +20,6 @@ from ..load_memo import LoadMemo
 from .pages import SiteRenderer
 
 
-
 class TreeStates:
     """The loaded states one process keeps between builds, by spec root, templates and AVS results, each with the
     fingerprint it was loaded at. Its owner is the MkDocs plugin object (site/memory.py); without one, a build
