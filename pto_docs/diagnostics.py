@@ -1,4 +1,8 @@
-"""Diagnostics shaped like a compiler's: path:line:col: severity[CODE]: message (at /pointer)."""
+"""The one problem type of pto-docs, shaped like a compiler's diagnostic:
+``path:line:col: severity[CODE]: [subject: ]message (at /pointer)``.
+
+The loader and validator report Diagnostics; the release gate's findings (trace/gate.py) are Diagnostics too,
+with the id of the item they concern as ``subject`` and a finding code as ``code``."""
 
 from __future__ import annotations
 
@@ -18,18 +22,33 @@ class Diagnostic:
     code: str
     message: str
     pointer: str = ""
+    subject: str = ""  # the id of the item a finding concerns (trace/gate.py); empty for a load diagnostic
 
     def format(self) -> str:
         """One line: names and messages with control characters (a newline in a file name) escaped."""
         path = printable(self.path)
         where = f"{path}:{self.line}:{self.col}" if self.line else (path or "<spec>")
-        text = f"{where}: {self.severity}[{self.code}]: {printable(self.message, backslash=False)}"
+        text = f"{where}: {self.severity}[{self.code}]: "
+        if self.subject:
+            text += f"{printable(self.subject)}: "
+        text += printable(self.message, backslash=False)
         if self.pointer:
             text += f" (at {printable(self.pointer, backslash=False)})"
         return text
 
     def as_json(self) -> dict:
-        return asdict(self)
+        """The ``pto-docs validate --format json`` shape (no subject)."""
+        data = asdict(self)
+        del data["subject"]
+        return data
+
+    def as_finding_json(self) -> dict:
+        """The shape of a finding in the traceability report (``pto-docs.traceability.v1``)."""
+        out: dict[str, str | int] = {"code": self.code, "id": self.subject, "path": self.path,
+                                     "message": self.message, "severity": self.severity}
+        if self.line:
+            out.update(line=self.line, col=self.col)
+        return out
 
     @property
     def is_error(self) -> bool:

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..diagnostics import Diagnostic
+
 ERROR, WARNING, IGNORE = "error", "warning", "ignore"
 SEVERITIES = (ERROR, WARNING, IGNORE)
 
@@ -107,27 +109,13 @@ def parse_policy_items(items: Mapping[str, Any] | Iterable[str], where: str) -> 
     return pairs
 
 
-@dataclass(frozen=True, order=True)
-class Finding:
-    path: str
-    code: str
-    id: str
-    message: str
-    severity: str = ERROR
-    line: int = 0  # where in ``path``, for findings that come from a load diagnostic
-    col: int = 0
+# A finding is the one problem type, a Diagnostic, whose subject is the id of the item it concerns.
+Finding = Diagnostic
 
-    def format(self) -> str:
-        from ..diagnostics import printable
-        where = printable(self.path or "<spec>") + (f":{self.line}:{self.col}" if self.line else "")
-        return f"{where}: {self.severity}[{self.code}]: {printable(self.id)}: {printable(self.message, backslash=False)}"
 
-    def as_json(self) -> dict[str, str | int]:
-        out: dict[str, str | int] = {"code": self.code, "id": self.id, "path": self.path, "message": self.message,
-                                     "severity": self.severity}
-        if self.line:
-            out.update(line=self.line, col=self.col)
-        return out
+def finding(path: str, code: str, ident: str, message: str, severity: str = ERROR, line: int = 0,
+            col: int = 0) -> Diagnostic:
+    return Diagnostic(path, line, col, severity, code, message, subject=ident)
 
 
 def apply_policy(raw: Iterable[tuple], policy: Policy) -> list[Finding]:
@@ -136,8 +124,8 @@ def apply_policy(raw: Iterable[tuple], policy: Policy) -> list[Finding]:
     for code, ident, path, message, *where in raw:
         severity = policy.severity(code)
         if severity != IGNORE:
-            out.add(Finding(path, code, ident, message, severity, *where))
-    return sorted(out, key=lambda f: (f.path, f.code, f.id, f.message, f.line, f.col))
+            out.add(finding(path, code, ident, message, severity, *where))
+    return sorted(out, key=lambda f: (f.path, f.code, f.subject, f.message, f.line, f.col))
 
 
 def exit_code(findings: Iterable[Finding]) -> int:

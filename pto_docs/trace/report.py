@@ -17,7 +17,7 @@ from ..model import Catalog
 from ..translate_keys import subject_record
 from . import hashing as H
 from .coverage import coverage
-from .gate import Finding, Policy, apply_policy
+from .gate import Finding, Policy, apply_policy, finding
 from .links import (
     check_links,
     current_links,
@@ -80,7 +80,7 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
         raw.append(("load-error" if d.is_error else "load-warning", d.code, d.path,
                     d.message + (f" (at {d.pointer})" if d.pointer else ""), d.line, d.col))
     findings = apply_policy(raw, policy)
-    report["findings"] = [f.as_json() for f in findings]
+    report["findings"] = [f.as_finding_json() for f in findings]
     report["policy"] = policy.effective()
     report["options"] = {"check": bool(check), "lock": LOCK_NAME if lock is not None else None,
                          "lock_sha256": lock.sha256 if lock is not None else None}
@@ -112,7 +112,7 @@ def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any]) 
 
 
 def findings_of(report: Mapping[str, Any]) -> list[Finding]:
-    return [Finding(f["path"], f["code"], f["id"], f["message"], f["severity"], f.get("line", 0), f.get("col", 0))
+    return [finding(f["path"], f["code"], f["id"], f["message"], f["severity"], f.get("line", 0), f.get("col", 0))
             for f in report["findings"]]
 
 

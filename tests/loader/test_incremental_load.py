@@ -159,24 +159,22 @@ def test_edits_to_evidence_translations_and_adrs(tree):
 def test_build_state_reload_gives_the_fresh_diagnostics_and_recovers(tree):
     """build_state (the serving path): schema, cross-reference and executor consistency diagnostics after a
     break equal a fresh state's; after the fix the renderer is back and reuses the last good one's pages."""
-    bs._CACHE.clear()
+    states = bs.TreeStates()  # what a serving process keeps (the plugin's site/memory.py)
     try:
-        good_state = bs.build_state(tree)
+        good_state = bs.build_state(tree, states=states)
         assert good_state.renderer is not None
         unit = tree / TMUL
         good = unit.read_text("utf-8")
         unit.write_text(good.replace('"surface":"tile"', '"surface":"tile",,', 1), "utf-8")
-        broken = bs.build_state(tree)
+        broken = bs.build_state(tree, states=states)
         assert broken.renderer is None and broken.lender is good_state.renderer
-        bs._CACHE.clear()
-        assert broken.diagnostics == bs.build_state(tree).diagnostics
-        bs._CACHE.clear()
-        broken = bs.build_state(tree)
+        assert broken.diagnostics == bs.build_state(tree).diagnostics  # a fresh load, nothing kept
+        states.clear()
+        broken = bs.build_state(tree, states=states)
         unit.write_text(good + "// fixed\n", "utf-8")
-        fixed = bs.build_state(tree)
+        fixed = bs.build_state(tree, states=states)
         assert fixed.renderer is not None
         incremental = fixed.diagnostics
-        bs._CACHE.clear()
         assert incremental == bs.build_state(tree).diagnostics
     finally:
-        bs._CACHE.clear()
+        states.clear()
