@@ -180,9 +180,24 @@ def config_is_safe(gdir: Path) -> bool:
     return True
 
 
+def only_plain_files(gdir: Path) -> bool:
+    """Whether every entry of the git directory is a directory, a regular file or a link: git would block on a
+    FIFO (packed-refs, commondir, a ref), so a git directory holding one is not handed to git."""
+    for dirpath, dirnames, filenames in os.walk(gdir):
+        for name in filenames:
+            try:
+                mode = os.lstat(os.path.join(dirpath, name)).st_mode
+            except OSError:
+                return False
+            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                return False
+        dirnames[:] = [d for d in dirnames if d != "objects"]  # (object files are only read by their hash)
+    return True
+
+
 def worktree_dirty(root: Path) -> bool | None:
     gdir = git_dir(root)
-    if gdir is None or not config_is_safe(gdir):
+    if gdir is None or not config_is_safe(gdir) or not only_plain_files(gdir):
         return None
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",

@@ -50,6 +50,8 @@ def test_a_fifo_in_dot_git_is_not_read(checkout, what):
     code, _out, err = run_cli("validate", str(checkout), timeout=300)  # a separate process: a regression cannot block
     assert code in (0, 1)
     assert head_and_tag(checkout.resolve())[0] is None or what != "HEAD"
+    from pto_docs.sources.gitread import worktree_dirty
+    assert worktree_dirty(checkout.resolve()) is None  # git, which would block on the FIFO, is not asked
 
 
 def test_head_cannot_point_outside_the_repository(checkout, tmp_path):
