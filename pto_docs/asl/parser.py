@@ -131,16 +131,7 @@ class Parser:
                 if not self.accept(","):
                     break
             self.expect("}")
-        self.expect("(")
-        args = []
-        if self.peek() != ")":
-            while True:
-                aname = self.ident()
-                self.expect(":")
-                args.append((aname, self.type_()))
-                if not self.accept(","):
-                    break
-        self.expect(")")
+        args = self.typed_args()
         ret = self.type_() if self.accept("=>") else None
         limit = self.expr() if self.accept("recurselimit") else None
         self.expect("begin")
@@ -149,10 +140,8 @@ class Parser:
         self.expect(";")
         return ("func", pos, name, qualifier, override, params, args, ret, body, limit, self.loc(pos))
 
-    def accessor_decl(self, pos, override):
-        """``accessor N(args) <=> v: T begin getter ... end; setter ... end; end;`` as two functions:
-        the getter ``N(args) => T`` and the setter ``N__setter(args, v: T)``."""
-        name = self.ident()
+    def typed_args(self) -> list:
+        """``( name: type, ... )``: the arguments of a subprogram or accessor declaration."""
         self.expect("(")
         args = []
         if self.peek() != ")":
@@ -163,6 +152,13 @@ class Parser:
                 if not self.accept(","):
                     break
         self.expect(")")
+        return args
+
+    def accessor_decl(self, pos, override):
+        """``accessor N(args) <=> v: T begin getter ... end; setter ... end; end;`` as two functions:
+        the getter ``N(args) => T`` and the setter ``N__setter(args, v: T)``."""
+        name = self.ident()
+        args = self.typed_args()
         self.expect("<=>")
         value_name = self.ident()
         self.expect(":")

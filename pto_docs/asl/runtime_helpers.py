@@ -7,7 +7,7 @@ from fractions import Fraction
 from .errors import AslAssertionError, AslError, AslThrow, AslUnreachable
 from .operators import concat, div, divrm, mod, power, rdiv, shl, shr
 from .stdlib import PRIMITIVES
-from .values import BV, copy_value, format_value
+from .values import BV, copy_value, format_value, least_magnitude_member
 
 
 def _cp(v):
@@ -100,13 +100,7 @@ def _width(v, w, loc):
 
 
 def _intbase(ranges):
-    best = None
-    for a, b in ranges:
-        if a > b:
-            continue
-        cand = 0 if a <= 0 <= b else (a if a > 0 else b)
-        if best is None or abs(cand) < abs(best) or (abs(cand) == abs(best) and cand < best):
-            best = cand
+    best = least_magnitude_member(ranges)
     if best is None:
         raise AslError("empty integer constraint has no base value")
     return best

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import AslCompileError
-from .values import BV, copy_value
+from .values import BV, copy_value, least_magnitude_member
 
 
 class TypeTable:
@@ -87,15 +87,7 @@ class TypeTable:
         fns = [(comp.expr(lo), comp.expr(hi) if hi is not None else None) for lo, hi in constraints]
 
         def pick(f):
-            best = None
-            for lo, hi in fns:
-                a = lo(f)
-                b = hi(f) if hi is not None else a
-                if a > b:
-                    continue
-                cand = 0 if a <= 0 <= b else (a if a > 0 else b)
-                if best is None or abs(cand) < abs(best) or (abs(cand) == abs(best) and cand < best):
-                    best = cand
+            best = least_magnitude_member((lo(f), hi(f) if hi is not None else lo(f)) for lo, hi in fns)
             if best is None:
                 raise AslCompileError("empty integer constraint has no base value")
             return best

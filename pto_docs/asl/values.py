@@ -101,3 +101,16 @@ def format_value(v) -> str:
     if t is list:
         return "[" + ", ".join(format_value(x) for x in v) + "]"
     return str(v)
+
+
+def least_magnitude_member(ranges) -> int | None:
+    """The member of least magnitude of the integer ranges ``(lo, hi)`` (0 when present; of two of equal magnitude,
+    the negative): the base value ASLRef gives a constrained integer. None for an empty set."""
+    best = None
+    for a, b in ranges:
+        if a > b:
+            continue
+        cand = 0 if a <= 0 <= b else (a if a > 0 else b)
+        if best is None or abs(cand) < abs(best) or (abs(cand) == abs(best) and cand < best):
+            best = cand
+    return best
