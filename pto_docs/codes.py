@@ -77,4 +77,5 @@ CODES: dict[str, str] = {
     "EXAMPLE-ILLEGAL": "a contract example bundle is illegal in the reference model (warning)",
     "BLOCK-ILLEGAL": "a block composition is illegal in the reference model (warning)",
     "DATATYPE-PROSE": "legality prose lists other data types than the model accepts (warning)",
+    "FLAGS-PROSE": "an ASL execution function drops the status flags the NDF text says are recorded (warning)",
 }
