@@ -1,7 +1,7 @@
 """Run one pto-docs executor case through the spec's own ASL model (the normative reference).
 
 The bridge sets up the architectural state the ASL reads the way the spec's AVS ``execution`` tests do
-(``ResetProfileState``; ``ConfigureTile`` / ``ConfigurePredicateTile``; ``WriteTileElement`` /
+(the state ``ResetProfileState`` leaves; ``ConfigureTile`` / ``ConfigurePredicateTile``; ``WriteTileElement`` /
 ``WriteTilePredicateBit``; ``SetBundleDataAttributeState`` plus ``_BundleDataAttributesPresent`` for an
 explicit PadValue), asks the operation's ``InstructionContractOperandsLegal_<M>`` (false:
 ``Fault_TileLegality`` before any effect), calls ``InstructionContractExecute_<M>`` and reads back the
@@ -20,7 +20,7 @@ from .asl.errors import AslAssertionError
 from .asl.harness import Session
 from .asl.model import Unit, load_model
 from .asl.runner import run_in_big_stack
-from .asl.values import BV
+from .asl.values import BV, copy_value
 from .executor import case as case_mod
 from .executor import state
 from .executor.faults import FAULT_TILE_LEGALITY
@@ -46,6 +46,11 @@ class AslBridge:
     def __init__(self, units: list[Unit], generated: str | None, cache_dir=None):
         self.session = Session(load_model(units, generated, cache_dir), "ieee")
         self.program = self.session.program
+        # Every case starts from the state ResetProfileState() leaves (the first call of every AVS test):
+        # run it once and make that the state the session restores before each case.
+        run_in_big_stack(self.program.call, "ResetProfileState")
+        self.program.initial = [copy_value(v) for v in self.program.G]
+        self.program.dirty.clear()
 
     # -- state helpers -------------------------------------------------------------------------
     def _set_global(self, name: str, value) -> None:
@@ -99,9 +104,10 @@ class AslBridge:
     # -- one case ------------------------------------------------------------------------------
     def run(self, case: dict) -> dict:
         """``{"status", "fault", "destination": rows of bits (None = undefined), "status_flags"}``."""
-        return run_in_big_stack(self._run, case)
+        return run_in_big_stack(self.run_here, case)
 
-    def _run(self, case: dict) -> dict:
+    def run_here(self, case: dict) -> dict:
+        """``run`` in the calling thread (which must have a big stack: ``asl.runner.run_in_big_stack``)."""
         if "bundle_text" in case:
             raise UnsupportedCase("bundle_text cases are not bridged")
         ex = case["execute"]
@@ -117,7 +123,6 @@ class AslBridge:
             raise UnsupportedCase("the destination must be configured in the case")
         self.session._restore()
         call = self.program.call
-        call("ResetProfileState")
         for index in sorted(tf.tiles):
             self._configure(tf.tiles[index])
         pad = bundle.get("pad_value")

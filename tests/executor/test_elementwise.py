@@ -396,3 +396,10 @@ def test_supported_set_and_classes():
     assert "FP32" not in accepted_data_types("TAND")
     assert set(accepted_data_types("TROWARGMAX")) == {"FP32", "FP16", "BF16", "S32", "S16", "S8",
                                                       "U32", "U16", "U8"}
+
+
+@pytest.mark.parametrize("raw", ["0xc439", "0xc43b"])  # exp(-740): float64 subnormal; exp(-748): float64 zero
+def test_exp_underflow_far_below_bf16_raises_uf(raw):
+    r = run("TEXP", {0: tile("BF16", [[raw]])}, [0], 1)
+    assert valid(r, 1, "bits") == [["0x0000"]]
+    assert r["status_flags"] == flags(UF=True, NX=True)
