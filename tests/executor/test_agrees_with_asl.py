@@ -179,3 +179,20 @@ def test_executor_agrees_with_asl(asl_bridge, mnemonic):
 
     from pto_docs.asl.runner import run_in_big_stack
     run_in_big_stack(check)
+
+
+def test_fault_and_flags_reach_the_comparison(asl_bridge):
+    """The bridge reports faults and flags (so agreement on them is not vacuous)."""
+    from pto_docs.asl.runner import run_in_big_stack
+
+    hole = {"tiles": {"0": _tile("FP32", 1, 1, 1, [[None]]), "1": _tile("FP32", 1, 1, 1, [["0x3f800000"]]),
+                      "2": _tile("FP32", 1, 1, 1)},
+            "execute": {"instruction": "TADD", "destination": 2, "sources": [0, 1]}}
+    got = asl_bridge.run(hole)
+    assert (got["status"], got["fault"]) == ("fault", "Fault_TileLegality")
+    run_in_big_stack(_agree, asl_bridge, hole)
+    negative = {"tiles": {"0": _tile("FP32", 1, 1, 1, [["0xbf800000"]]), "1": _tile("FP32", 1, 1, 1)},
+                "execute": {"instruction": "TSQRT", "destination": 1, "sources": [0]}}
+    got = asl_bridge.run(negative)
+    assert got["status_flags"]["NV"] and got["destination"][0][0] == 0x7FC00000
+    run_in_big_stack(_agree, asl_bridge, negative)
