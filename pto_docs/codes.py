@@ -86,4 +86,5 @@ CODES: dict[str, str] = {
     "AVS-FAIL": "pto-docs avs: an assertion of a test point did not hold (exit 1)",
     "AVS-ERROR": "pto-docs avs: a test point ended in a dynamic error (exit 1)",
     "AVS-RESULTS": "pto-docs trace --avs: the results file is unreadable, not JSON or not pto-docs.avs.v1 (exit 2)",
+    "FLAGS-PROSE": "an ASL execution function drops the status flags the NDF text says are recorded (warning)",
 }

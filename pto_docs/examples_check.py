@@ -42,6 +42,8 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
     for example in catalog.examples:
         diags.extend(memo.get(("example-case", example.path, example.file.sha256),
                               lambda example=example: tuple(_check_authored_example(example, supported))))
+    from .flags_check import flags_prose_diagnostics
+    diags.extend(flags_prose_diagnostics(catalog))
     return diags
 
 

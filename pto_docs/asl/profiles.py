@@ -80,8 +80,13 @@ def ieee_unary(op: str, spec, bits: int) -> tuple[int, int]:
         if math.isinf(xf):
             return _encode(math.copysign(0.0, xf), spec), flags
         exact_value = 1 / Fraction(xf)
-        r = ftype(float(exact_value)) if spec[2] < 64 else np.float64(float(exact_value))
-        exact = Fraction(float(r)) == exact_value
+        try:
+            wide = float(exact_value)
+        except OverflowError:  # 1 / tiny subnormal beyond the float64 range
+            wide = math.copysign(math.inf, xf)
+        with np.errstate(over="ignore"):
+            r = ftype(wide) if spec[2] < 64 else np.float64(wide)
+        exact = math.isfinite(float(r)) and Fraction(float(r)) == exact_value  # overflow: inexact
     elif op == "TileUnary_EXP":
         r = ftype(np.exp(np.float64(xf)))
         exact = xf == 0 or math.isinf(xf)

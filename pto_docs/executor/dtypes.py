@@ -242,7 +242,10 @@ def round_to_format(values: np.ndarray, dt: DataType, inexact_in=None, overflow_
         # tininess after rounding: round with unbounded exponent range
         qu = np.ldexp(1.0, (e - m).astype(np.int32))
         ru = np.rint(a / qu) * qu
-    tiny = fin & (a != 0) & (ru < 2.0 ** dt.emin)
+    # tiny: below the normal range after rounding with unbounded exponent; far below it (where ``qu``
+    # itself underflows float64, e.g. exp(-740) onto BF16) it is tiny whatever the rounding; an inexact
+    # zero (exp(-748): the float64 computation already flushed a nonzero exact value) is tiny too
+    tiny = fin & (((a != 0) & ((ru < 2.0 ** dt.emin) | (e < dt.emin - 1))) | ((a == 0) & inexact_in))
     over = fin & (r > dt.max_finite)
     nx = (fin & (inexact | over)) | ovin
     of = over | ovin

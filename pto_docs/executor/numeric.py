@@ -138,7 +138,8 @@ def float_binary(op: str, a, b, dt: DataType):
     if op == "DIV":
         dz = cb["zero"] & ~ca["zero"] & ca["finite"]
     overflow = np.isinf(v) & fin_in & ~dz
-    inexact = np.where(np.isfinite(v), inexact, False)
+    # a result from an infinite operand is exact (finite / inf = 0: the v * y check sees 0 * inf = NaN)
+    inexact = np.where(np.isfinite(v) & fin_in, inexact, False)
     bits, nx, of, uf = round_to_format(v, dt, inexact_in=inexact, overflow_in=overflow)
     nan_in = ca["nan"] | cb["nan"]
     invalid = np.isnan(v) & ~nan_in

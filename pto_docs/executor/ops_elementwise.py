@@ -114,7 +114,10 @@ def compute(plan: Plan, snaps: list[np.ndarray], bundle: Bundle):
     vals = [s[:vr, :vc] for s in snaps]
     dt = plan.sources[-1].dt
     if spec.kind == "binary":
-        return numeric.binary(spec.op, vals[0], vals[1], dt)
+        # ExecuteTileBinary (execution/elementwise.asl) calls TileProfileBinary, which discards the
+        # flags of TileProfileBinaryWithFlags: a tile-tile binary operation publishes no status flags.
+        result, _ = numeric.binary(spec.op, vals[0], vals[1], dt)
+        return result, numeric._flags(result.shape)
     if spec.kind == "unary":
         return numeric.unary(spec.op, vals[0], dt)
     if spec.kind == "fma":

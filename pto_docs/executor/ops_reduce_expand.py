@@ -226,6 +226,10 @@ def _reduce(plan: Plan, snap):
         v = a[:, k]
         res, f = numeric.binary(op, acc, v, dt)
         selected = (res == v) & (res != acc)
+        if dt.is_integer and dt.is_signed and dt.bits < 64:
+            # TileReductionStepWithFlags (execution/reduction.asl) compares the sign-extended MIN/MAX Word
+            # with the stored, zero-extended element: a negative winner is never selected.
+            selected &= (res & np.uint64(dt.sign_bit)) == 0
         index = np.where(selected, np.uint64(k), index)
         acc = res
         for name in flags:

@@ -40,15 +40,3 @@ def aslref():
         return done.stdout, done.returncode
 
     return run
-
-
-@pytest.fixture(scope="session")
-def real_decoders() -> Path:
-    """The generated decoder ASL of the real tree (PTO_DOCS_AVS_DECODERS; .ci/run makes it with the corpus's
-    own generator). pto-docs never runs that generator itself."""
-    value = os.environ.get("PTO_DOCS_AVS_DECODERS")
-    if value and Path(value).is_file():
-        return Path(value)
-    if os.environ.get("PTO_DOCS_REQUIRE_REAL_TREE") == "1":
-        pytest.fail("PTO_DOCS_REQUIRE_REAL_TREE=1 but PTO_DOCS_AVS_DECODERS names no generated decoder file")
-    pytest.skip("set PTO_DOCS_AVS_DECODERS to the real tree's generated decoder ASL")

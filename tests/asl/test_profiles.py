@@ -136,3 +136,9 @@ def test_ieee_scalar_hook_binds_fp32_round_to_nearest_only():
     ieee_sum = f"0x{int((np.float32(1.0) + np.float32(0.1)).view(np.uint32)):016x}"
     # round-to-nearest-even is bound to NumPy (inexact: NX); the RTZ call falls through to the ASL hook
     assert outputs["ieee"] == [ieee_sum, "0x10", raw_sum, "0x00"]
+
+
+def test_ieee_recip_of_the_smallest_subnormal_overflows():
+    from pto_docs.asl.profiles import FLOAT_TYPES, NX, OF, ieee_unary
+    assert ieee_unary("TileUnary_RECIP", FLOAT_TYPES["TileDataType_FP32"], 1) == (0x7F800000, OF | NX)
+    assert ieee_unary("TileUnary_RECIP", FLOAT_TYPES["TileDataType_FP64"], 1) == (0x7FF0000000000000, OF | NX)
