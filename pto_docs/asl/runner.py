@@ -29,15 +29,19 @@ def run_in_big_stack(fn, *args):
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
             error.append(exc)
 
-    old_size = threading.stack_size()
+    # The recursion limit is the process's: it is raised only while the big-stack thread runs, so that code on
+    # the main thread's ordinary stack (a deeply nested TOML or JSON file, later) still gets RecursionError,
+    # never a crash of the C stack.
+    old_size, old_limit = threading.stack_size(), sys.getrecursionlimit()
     threading.stack_size(STACK_BYTES)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
+    sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
     try:
         thread = threading.Thread(target=target)
         thread.start()
         thread.join()
     finally:
         threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
     if error:
         raise error[0]
     return result[0]

@@ -101,3 +101,12 @@ def test_the_junit_document_counts_what_the_run_found(tmp_path):
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("6", "1", "2")
     failed = [case.get("name") for case in suite if case.find("failure") is not None]
     assert failed == ["T-FAIL"]
+
+
+def test_running_asl_leaves_the_recursion_limit_as_it_found_it():
+    """The big-stack thread raises the process's recursion limit only while it runs (a higher limit on the main
+    thread's ordinary stack would turn a deeply nested input into a crash instead of a RecursionError)."""
+    import sys
+    before = sys.getrecursionlimit()
+    run_avs(jobs=1)
+    assert sys.getrecursionlimit() == before
