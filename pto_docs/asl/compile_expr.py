@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .errors import AslCompileError, AslError
 from .operators import BINARY, UNARY
+from .runtime_helpers import _ag
 from .values import BV, copy_value
 
 PATH_TAGS = frozenset({"var", "field", "aget", "slice"})
@@ -159,14 +160,7 @@ class ExprCompiler:
         index = self.index(e[3])
 
         def get(f):
-            arr = base(f)
-            i = index(f)
-            if i < 0:
-                raise AslError(f"array index {i} out of range 0..{len(arr) - 1}")
-            try:
-                return arr[i]
-            except IndexError:
-                raise AslError(f"array index {i} out of range 0..{len(arr) - 1}") from None
+            return _ag(base(f), index(f))  # the checked read the generated code uses too
 
         return get
 

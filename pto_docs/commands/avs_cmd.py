@@ -40,7 +40,7 @@ def default_cache_dir() -> Path:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..avs import avs_inputs, run_avs_on_catalog
     from ..output_guard import OutputRefused, check_cache_dir, check_output_file
-    from .validate_cmd import load_or_report
+    from .validate_cmd import load_or_report, report_tree_errors
 
     if args.jobs is not None and args.jobs < 1:
         err.write("pto-docs avs: error[USAGE]: --jobs must be at least 1\n")
@@ -48,10 +48,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     result = load_or_report(args.spec_root, err)
     if result is None:
         return 2
-    if result.errors:
-        for diag in result.errors:
-            err.write(diag.format() + "\n")
-        err.write(f"pto-docs avs: {len(result.errors)} error(s) in the tree; no test point run\n")
+    if report_tree_errors(result, err, "avs", "no test point run"):
         return 1
     root = result.catalog.root
     try:

@@ -39,6 +39,16 @@ def load_or_report(spec_root: str | None, err: TextIO) -> LoadResult | None:
     return None
 
 
+def report_tree_errors(result: LoadResult, err: TextIO, command: str, consequence: str) -> bool:
+    """For a command that needs an error-free tree: print its errors and one summary line; True if there were any."""
+    if not result.errors:
+        return False
+    for diag in result.errors:
+        err.write(diag.format() + "\n")
+    err.write(f"pto-docs {command}: {len(result.errors)} error(s) in the tree; {consequence}\n")
+    return True
+
+
 def run_validate(args, out: TextIO, err: TextIO) -> int:
     result = load_or_report(args.spec_root, err)
     if result is None:
