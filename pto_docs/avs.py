@@ -6,6 +6,7 @@ still describes the tree from one that no longer does."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .asl.harness import TestPoint as AslTestPoint
@@ -33,6 +34,12 @@ def avs_inputs(catalog: Catalog, pattern: str | None = None) -> AvsInputs:
     if pattern is not None:
         points = [p for p in points if _selected(p, pattern)]
     return AvsInputs(units, points, {t.id: t.file.sha256 for t in catalog.tests.values()})
+
+
+def instruction_entry_names(catalog: Catalog) -> list[str]:
+    """The subprograms named after an instruction (``TMATMUL``, ``TTRANS``): tests call a tile operation's
+    semantics by that name, so ``--examples`` watches them as instruction entry points."""
+    return sorted({re.sub(r"[^A-Za-z0-9]+", "_", u.mnemonic) for u in catalog.instructions if u.mnemonic})
 
 
 def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> dict:

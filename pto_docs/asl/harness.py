@@ -13,18 +13,21 @@ import os
 import re
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslUnreachable
 from .lexer import AslSyntaxError
 from .model import Model, Unit, load_model
 from .parser import parse
+from .probe import Probe, step_json
 from .profiles import bind_profile
 from .program import Program
 from .runner import run_in_big_stack
 
 SCHEMA = "pto-docs.avs.v1"
 TEST_PREFIX = "// PTO-TEST: "
+MAX_STEPS = 32  # instruction steps kept per test point (results with steps: run_avs(steps=True))
 VALIDATION_CALL = re.compile(r"\b(Validate[A-Za-z0-9_]+)\s*\(\s*\)\s*;")
 
 
@@ -64,7 +67,7 @@ def _selected(point: TestPoint, pattern: str) -> bool:
 class Session:
     """One linked model in one process, reused test after test."""
 
-    def __init__(self, model: Model, profile: str = "pto-v0"):
+    def __init__(self, model: Model, profile: str = "pto-v0", steps: bool | Iterable[str] = False):
         self.model = model
         self.profile = profile
         self.output = io.StringIO()
@@ -75,6 +78,26 @@ class Session:
         self.added_names: set[str] = set()
         self.base_globals = dict(self.program.global_index)
         self.parsed_validation: dict[str, list] = {}
+        self.probe: Probe | None = None
+        if steps:
+            self.probe = self._make_probe(() if steps is True else tuple(steps))
+
+    def _make_probe(self, extra: tuple[str, ...]) -> Probe:
+        """A probe of the instruction entry points whose baseline is the state ``ResetProfileState`` leaves
+        (when the model has it), so a step's "before" is what the test set up."""
+        prog = self.program
+        probe = Probe(prog, extra=extra)
+        probe.limit = MAX_STEPS
+        probe.enabled = False
+        if "ResetProfileState" in prog.functions:
+            try:
+                run_in_big_stack(prog.call, "ResetProfileState")
+            except (AslError, RecursionError):
+                pass
+        probe.rebase()
+        probe.enabled = True
+        prog.reset()
+        return probe
 
     def _restore(self):
         prog = self.program
@@ -104,6 +127,8 @@ class Session:
             self.added_names = {d[2] for d in decls if d[0] == "func"}
             self.program.add(decls)
             new_globals = [d for d in decls if d[0] == "global"]
+            if self.probe is not None:
+                self.probe.clear()
             result = run_in_big_stack(self._go, new_globals)
             if result == 0:
                 status = "pass"
@@ -121,8 +146,12 @@ class Session:
             message = "MemoryError: the test point needs more memory than a worker may use"
         except Exception as exc:  # noqa: BLE001 - an interpreter bug is recorded, not fatal to the run
             message = f"internal {type(exc).__name__}: {exc}"
-        return {"id": point.test_id, "path": point.path, "kind": point.kind, "status": status,
-                "message": message, "seconds": round(time.perf_counter() - started, 4)}
+        out = {"id": point.test_id, "path": point.path, "kind": point.kind, "status": status,
+               "message": message, "seconds": round(time.perf_counter() - started, 4)}
+        if self.probe is not None:
+            out["steps"] = [step_json(step) for step in self.probe.steps]
+            self.probe.clear()
+        return out
 
     def _go(self, new_globals):
         if new_globals:
@@ -175,12 +204,15 @@ def summarize(tests: list[dict]) -> dict:
 
 
 def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = None, jobs: int | None = None,
-            cache_dir=None, progress=None, profile: str = "pto-v0") -> dict:
+            cache_dir=None, progress=None, profile: str = "pto-v0", steps: bool | Iterable[str] = False) -> dict:
     """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
-    document. Worker processes are capped at WORKER_MEMORY bytes of address space."""
+    document. Worker processes are capped at WORKER_MEMORY bytes of address space. With ``steps`` every result
+    also lists the instruction steps the test executed (``probe.Step``: state before, changes); ``steps`` may
+    name further entry points to watch besides ``probe.ENTRY_PREFIXES`` (e.g. the subprograms named after
+    instructions)."""
     global _SESSION
     model = load_model(units, generated, cache_dir)
-    _SESSION = Session(model, profile)
+    _SESSION = Session(model, profile, steps)
     jobs = jobs or os.cpu_count() or 1
     results: list[dict] = []
     if jobs <= 1 or len(points) <= 1:

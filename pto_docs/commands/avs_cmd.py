@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="parsed-model cache (default: $XDG_CACHE_HOME/pto-docs/asl, never inside the spec tree)")
     parser.add_argument("--profile", choices=("pto-v0", "ieee"), default="pto-v0",
                         help="numeric profile of the floating-point hooks (default pto-v0: the ASL's own, as ASLRef)")
+    parser.add_argument("--examples", action="store_true",
+                        help="record every instruction a test point executes, with the state before and the state it "
+                             "changed: the worked examples of the pages (plugin avs_results) and of the report")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no per-kind medians")
 
 
@@ -38,7 +41,7 @@ def default_cache_dir() -> Path:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..avs import avs_inputs, run_avs_on_catalog
+    from ..avs import avs_inputs, instruction_entry_names, run_avs_on_catalog
     from ..output_guard import OutputRefused, check_cache_dir, check_output_file
     from .validate_cmd import load_or_report, report_tree_errors
 
@@ -73,9 +76,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     started = time.monotonic()
     progress = _progress(err, started) if not args.quiet and err.isatty() else None
     doc = run_avs_on_catalog(inputs, generated, jobs=args.jobs, cache_dir=cache, progress=progress,
-                             profile=args.profile)
+                             profile=args.profile,
+                             steps=(instruction_entry_names(result.catalog) or True) if args.examples else False)
     if progress is not None:
         err.write("\n")
+    if args.examples:
+        from ..avs_examples import prune_to_examples
+        prune_to_examples(result.catalog, doc)
     code = _write_outputs(doc, targets, args, out, err)
     if code:
         return code

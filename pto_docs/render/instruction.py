@@ -17,6 +17,7 @@ from .assembly import AssemblyView, assembly_view
 from .encoding_view import EncodingView, encoding_view
 from .env import Prose
 from .evidence import EvidenceView, evidence_view
+from .avs_examples_view import avs_example_views
 from .examples_view import ExampleView, example_views
 from .fragments import highlighted, json_block, plain_asl
 from .sitedata import SiteData
@@ -72,6 +73,7 @@ class InstructionModel:
     requirement: Link | None = None
     ndf_req_hrefs: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
     findings: tuple = ()
+    avs_examples: tuple = ()  # render.avs_examples_view.AvsExampleView, from plugin avs_results (--examples)
 
 
 def _escape_token(key: str) -> str:
@@ -193,6 +195,7 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
         documentation=documentation,
         documentation_sha256=data.tree.sha256(documentation) if documentation else None,
         findings=findings_of(unit),
+        avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
         **relations(data, unit, src, assembly.lines),
     )
 

@@ -39,6 +39,7 @@ class SiteData:
     examples: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> WorkedExample tuple
     avs: Mapping[str, Any] = field(default_factory=dict)  # test id -> trace.avs_status.AvsStatus (plugin avs_results)
     avs_profile: str = ""
+    avs_examples: Mapping[str, Any] = field(default_factory=dict)  # unit id -> avs_examples.AvsExample list
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None) -> SiteData:
@@ -46,6 +47,8 @@ class SiteData:
         if avs is not None:
             from ..trace.avs_status import avs_statuses
             data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
+            from ..avs_examples import examples_by_unit
+            data.avs_examples = examples_by_unit(catalog, avs, data.avs)
         trace = catalog.json(TRACEABILITY)
         if isinstance(trace, Mapping):
             for row in trace.get("units", ()):

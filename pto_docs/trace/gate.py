@@ -51,6 +51,10 @@ CODES: dict[str, tuple[str, str]] = {
     "avs-error": (ERROR, "an AVS test point ended in a dynamic error"),
     "avs-stale": (ERROR, "an AVS result describes an older version of its test file"),
     "avs-missing": (ERROR, "an AVS test point has no result in the given results"),
+    "avs-example-missing": (WARNING, "an instruction that no AVS test point of the results executes (no worked example)"),
+    "avs-example-failing": (ERROR, "an instruction whose every worked example comes from a test point that does not pass"),
+    "avs-example-changed": (ERROR, "an instruction's worked-example digests differ from the ones the review lock pins"),
+    "avs-example-unpinned": (WARNING, "an instruction's worked examples are not pinned while the lock pins examples"),
     # suspect links
     "link-suspect": (ERROR, "an end of a reviewed link changed since it was stamped"),
     "link-unstamped": (ERROR, "a link that was never reviewed"),

@@ -189,6 +189,18 @@ def _avs_section(report: Mapping[str, Any], L: Mapping[str, str]) -> list[str]:
         out += _table([L["test"], L["status"], L["file"], L["reason"]],
                       [[_code(t["id"]), L.get(t["avs"]["status"], t["avs"]["status"]), _code(t["path"]),
                         _cell(t["avs"]["message"])] for t in failing], L)
+    examples = avs.get("examples")
+    if examples:
+        out += [f"### {L['avs_examples']}", "", L["avs_examples_intro"], ""]
+        rows = [[_text(surface), str(c["instructions"]), str(c["passing"]), str(c["failing"]), str(c["none"])]
+                for surface, c in examples["coverage"].items()]
+        t = examples["total"]
+        rows.append([L["total"], str(t["instructions"]), str(t["passing"]), str(t["failing"]), str(t["none"])])
+        out += _table([L["surface"], L["instructions"], L["passing"], L["failing"], L["without"]], rows, L)
+        missing = [i for i in examples["instructions"] if not i["examples"]]
+        if missing:
+            out += [f"#### {L['avs_examples_missing']}", ""]
+            out += _table([L["id"], L["surface"]], [[_code(i["id"]), _text(i["surface"])] for i in missing], L)
     return out
 
 

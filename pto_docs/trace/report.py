@@ -71,7 +71,7 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     raw = builder.raw_findings
     raw.extend(extra_findings)
     if avs is not None:
-        raw.extend(_join_avs(report, catalog, avs))
+        raw.extend(_join_avs(report, catalog, avs, lock if isinstance(lock, ReviewLock) else None))
     if lock_error:
         raw.append(("lock-invalid", LOCK_NAME, LOCK_NAME, lock_error))
     elif check and lock is None:
@@ -98,9 +98,11 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     return report
 
 
-def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any],
+              lock: ReviewLock | None = None) -> list[tuple[str, str, str, str]]:
     """Each loaded test row gains its AVS status; the report gains the counts; the findings of every point that
-    did not pass on the current tree are returned."""
+    did not pass on the current tree are returned. Results recorded with ``--examples`` add the worked examples
+    of every instruction (avs_examples.py), their coverage and their findings."""
     from .avs_status import avs_findings, avs_statuses, avs_summary
     statuses = avs_statuses(catalog, avs)
     for row in report["tests"]:
@@ -108,7 +110,13 @@ def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any]) 
         if status is not None:
             row["avs"] = {"status": status.status, "message": status.message}
     report["avs"] = {"profile": avs.get("profile", ""), "counts": avs_summary(statuses)}
-    return avs_findings(catalog, statuses)
+    raw = avs_findings(catalog, statuses)
+    if any("steps" in r for r in avs.get("tests", ())):
+        from .avs_example_report import example_section
+        section, found = example_section(catalog, avs, statuses, lock)
+        report["avs"]["examples"] = section
+        raw.extend(found)
+    return raw
 
 
 def findings_of(report: Mapping[str, Any]) -> list[Finding]:
@@ -116,10 +124,15 @@ def findings_of(report: Mapping[str, Any]) -> list[Finding]:
             for f in report["findings"]]
 
 
-def stamp_document(catalog: Catalog, examples: Iterable = ()) -> dict[str, Any]:
-    """The review lock that records the current state of every link."""
+def stamp_document(catalog: Catalog, examples: Iterable = (), avs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The review lock that records the current state of every link (and, given AVS results recorded with
+    ``--examples``, the digests of every instruction's worked examples)."""
     fp = fingerprints(catalog)
-    return lock_document(catalog, fp, current_links(catalog, fp, tuple(examples)))
+    doc = lock_document(catalog, fp, current_links(catalog, fp, tuple(examples)))
+    if avs is not None and any("steps" in r for r in avs.get("tests", ())):
+        from .avs_example_report import example_pins
+        doc["items"]["avs_examples"] = example_pins(catalog, avs)
+    return doc
 
 
 def _short(sha: str | None) -> str:

@@ -63,7 +63,7 @@ def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Ite
             raise StampError(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular "
                              "file; refusing to replace it")
         try:
-            atomic_write(target, lock_text(stamp_document(catalog, examples)).encode("utf-8"))
+            atomic_write(target, lock_text(stamp_document(catalog, examples, avs)).encode("utf-8"))
         except OSError as exc:
             raise StampError(f"{target}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}") from None
         try:

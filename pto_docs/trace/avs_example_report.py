@@ -1,0 +1,55 @@
+"""The worked examples of the AVS results in the traceability report: per instruction its examples and their
+digests, coverage per surface, and the findings (missing, failing, changed against the review lock, unpinned)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..avs_examples import coverage, examples_by_unit
+from ..model import Catalog
+from .lock import ReviewLock
+
+
+def example_pins(catalog: Catalog, avs: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """The review lock's ``avs_examples`` group: unit id -> the sorted digests of its worked examples."""
+    from .avs_status import avs_statuses
+    found = examples_by_unit(catalog, avs, avs_statuses(catalog, avs))
+    return {uid: {"digests": sorted(e.digest for e in examples)} for uid, examples in sorted(found.items()) if examples}
+
+
+def example_section(catalog: Catalog, avs: Mapping[str, Any], statuses: Mapping,
+                    lock: ReviewLock | None) -> tuple[dict[str, Any], list[tuple[str, str, str, str]]]:
+    found = examples_by_unit(catalog, avs, statuses)
+    pins = lock.items.get("avs_examples") if lock is not None else None
+    rows, raw = [], []
+    for unit in sorted(catalog.instructions, key=lambda u: u.id):
+        examples = found.get(unit.id, [])
+        rows.append({"id": unit.id, "mnemonic": unit.mnemonic, "surface": unit.surface,
+                     "examples": [{"test": e.test_id, "kind": e.kind, "step": e.step_index, "status": e.status,
+                                   "own": e.own, "digest": e.digest} for e in examples]})
+        if not examples:
+            raw.append(("avs-example-missing", unit.id, unit.path,
+                        f"no test point of the AVS results executes {unit.mnemonic}: the page has no worked example"))
+            continue
+        if not any(e.status == "pass" for e in examples):
+            raw.append(("avs-example-failing", unit.id, unit.path,
+                        f"every worked example of {unit.mnemonic} comes from a test point that does not pass: "
+                        + ", ".join(f"{e.test_id} ({e.status})" for e in examples)))
+        if pins is None:
+            continue
+        pinned = pins.get(unit.id)
+        digests = sorted(e.digest for e in examples)
+        if pinned is None:
+            raw.append(("avs-example-unpinned", unit.id, unit.path,
+                        f"the worked examples of {unit.mnemonic} are not pinned; run pto-docs trace --avs RESULTS --stamp"))
+        elif sorted(pinned.get("digests", ())) != digests:
+            raw.append(("avs-example-changed", unit.id, unit.path,
+                        f"the worked examples of {unit.mnemonic} changed: digests {', '.join(d[:12] for d in digests)} "
+                        f"where the review lock pins {', '.join(d[:12] for d in sorted(pinned.get('digests', ()))) or 'none'}"))
+    cover = coverage(catalog, found)
+    total = {"instructions": 0, "passing": 0, "failing": 0, "none": 0}
+    for row in cover.values():
+        for key in total:
+            total[key] += row[key]
+    return {"coverage": cover, "total": total, "instructions": rows}, raw
