@@ -24,8 +24,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
-    p = sub.add_parser("exec", help="run a worked-example case through the reference executor")
+    p = sub.add_parser("exec", help="run a worked-example case: v1 on the NumPy executor, v2 on the spec's ASL model")
     p.add_argument("case", help="case file (JSON or YAML), or - for standard input")
+    p.add_argument("--spec-root", default=None, metavar="TREE",
+                   help="v2 cases: the spec tree whose ASL model runs the case (default: the pto-docs spec_root of "
+                        "./mkdocs.yml, else catalog/)")
+    p.add_argument("--decoders", metavar="FILE", help="v2 cases: the generated decoder ASL the model depends on")
+    p.add_argument("--cache-dir", default=None, metavar="DIR", help="v2 cases: parsed-model cache")
 
     from .commands import register_more
     register_more(sub)
@@ -40,8 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .commands.validate_cmd import run_validate
             return run_validate(args, sys.stdout, sys.stderr)
         if args.command == "exec":
+            from .commands.exec_v2 import v2_runner
             from .executor import exec_command
-            return exec_command(args.case, sys.stdout, sys.stderr)
+            return exec_command(args.case, sys.stdout, sys.stderr, v2_runner(args, sys.stdout, sys.stderr))
         from .commands import dispatch
         return dispatch(args, sys.stdout, sys.stderr)
     except KeyboardInterrupt:

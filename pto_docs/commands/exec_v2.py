@@ -1,0 +1,59 @@
+"""``pto-docs exec`` of a v2 case (``pto_docs.exec_model``): load the tree, link its ASL model, run, print.
+
+Exit codes as for v1 cases: 0 the case ran (whatever the instruction did, faults included), 2 the case is
+malformed, cannot run on this model, or the tree or decoders cannot be read."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+
+def v2_runner(args, out: TextIO, err: TextIO):
+    def run(case, name: str, text: str) -> int | None:
+        from ..exec_model import CaseProblem, check_case, is_v2
+        if not is_v2(case):
+            return None
+        try:
+            check_case(case)
+        except CaseProblem as exc:
+            err.write(f"{name}:1:1: error[EXEC-SCHEMA]: {exc} (at {exc.pointer})\n")
+            return 2
+        return _run(case, name, args, out, err)
+    return run
+
+
+def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
+    from ..avs import avs_inputs
+    from ..exec_model import CaseProblem, ModelRunner
+    from ..output_guard import OutputRefused, check_cache_dir
+    from .avs_cmd import _read_decoders, default_cache_dir
+    from .validate_cmd import load_or_report, report_tree_errors
+    result = load_or_report(args.spec_root, err)
+    if result is None:
+        return 2
+    if report_tree_errors(result, err, "exec", "the case was not run"):
+        return 2
+    root = result.catalog.root
+    try:
+        cache = check_cache_dir(args.cache_dir or default_cache_dir(), root)
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return 2
+    try:
+        generated = _read_decoders(args.decoders)
+    except (OSError, UnicodeDecodeError) as exc:
+        err.write(f"{args.decoders}: error[IO-READ]: cannot read the generated decoders: {getattr(exc, 'strerror', None) or exc}\n")
+        return 2
+    if generated is None and avs_inputs(result.catalog, "\0").needs_decoders:
+        err.write(f"{root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders; pass the generated "
+                  "ASL with --decoders FILE (python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
+        return 2
+    try:
+        runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"))
+        doc = runner.run(case)
+    except CaseProblem as exc:
+        err.write(f"{name}:1:1: error[EXEC-CASE]: {exc} (at {exc.pointer})\n")
+        return 2
+    out.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    return 0

@@ -1,0 +1,199 @@
+"""``pto-docs exec`` for a case of format v2: any instruction, run on the spec's own ASL model.
+
+A v2 case (schema ``pto-docs.case.v2``, ``pto_docs/schemas/case-v2.schema.json``) names the architectural state
+the way the ASL does and the instruction by its encoded word or by the subprogram that is its semantics::
+
+    {"schema": "pto-docs.case.v2", "profile": "ieee",
+     "setup": ["WriteGPR(2, Zeros{PTO_XLEN} + 512);", "WriteGPR(4, Zeros{PTO_XLEN} + 0x11223344);"],
+     "instruction": {"word": "0x00412059", "length_bits": 32}}
+
+``read`` (optional) lists ASL expressions evaluated after the instruction (``"ReadTileElement(2, 0, 1)"``), shown
+as ASLRef prints them. ``setup`` is ASL statements run after ``ResetProfileState()`` (the setters the AVS tests use: registers,
+memory, tiles, bundle state); the instruction is then executed once while a probe (``asl.probe``) records the
+state before it and every change it makes. A word is decoded by pto-docs' own encoding model (its form, fields
+and surface choose ``ExecuteScalarInstruction`` or ``ExecuteCommandInstruction``); ``{"call": "TTRANS",
+"arguments": ["3", "1"]}`` calls a subprogram with ASL argument expressions. The case is data for the
+interpreter: it runs nothing on the host, within the interpreter's loop budget.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .asl.errors import AslCompileError, AslError
+from .asl.harness import Session
+from .asl.lexer import AslSyntaxError
+from .asl.model import load_model
+from .asl.parser import parse
+from .asl.probe import step_json
+from .asl.runner import run_in_big_stack
+from .avs_examples import Decoder
+from .model import Catalog
+
+SCHEMA = "pto-docs.case.v2"
+RESULT_SCHEMA = "pto-docs.exec-result.v2"
+ENTRY_BY_SURFACE = {"scalar": "ExecuteScalarInstruction", "block": "ExecuteCommandInstruction"}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+FLAG_NAMES = ("NV", "DZ", "OF", "UF", "NX")
+
+
+class CaseProblem(ValueError):
+    """The case cannot run on this model: ``pointer`` says where in the case."""
+
+    def __init__(self, message: str, pointer: str = "/"):
+        super().__init__(message)
+        self.pointer = pointer
+
+
+def is_v2(case: Mapping) -> bool:
+    return case.get("schema") == SCHEMA
+
+
+def check_case(case: Mapping) -> None:
+    from .schema_registry import validator
+    errors = sorted(validator("case-v2").iter_errors(case), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        raise CaseProblem(e.message, "/" + "/".join(str(p) for p in e.absolute_path))
+
+
+class ModelRunner:
+    """One linked model of a spec tree (its units + the generated decoders), reused case after case."""
+
+    def __init__(self, catalog: Catalog, generated: str | None, cache_dir=None, profile: str = "ieee"):
+        from .asl.model import Unit as AslUnit
+        from .avs import instruction_entry_names
+        units = [AslUnit(u.id, u.path, tuple(u.depends_on), u.file.text)
+                 for u in sorted(catalog.units.values(), key=lambda u: u.path)]
+        self.catalog = catalog
+        self.profile = profile
+        self.session = Session(load_model(units, generated, cache_dir), profile,
+                               instruction_entry_names(catalog) or True)
+        self.program = self.session.program
+        self.decoder = Decoder(catalog)
+
+    def run(self, case: Mapping) -> dict[str, Any]:
+        return run_in_big_stack(self._run, case)
+
+    def _entry(self, instruction: Mapping) -> tuple[str, str, dict | None]:
+        """(subprogram, ASL argument text, decoded form) of the case's instruction."""
+        if "call" in instruction:
+            name = instruction["call"]
+            if name not in self.program.functions:
+                raise CaseProblem(f"the model has no subprogram {name}", "/instruction/call")
+            return name, ", ".join(instruction.get("arguments", ())), None
+        word, length = int(instruction["word"], 16), instruction["length_bits"]
+        matches = self.decoder.decode(word, length)
+        if not matches:
+            raise CaseProblem(f"{instruction['word']} ({length} bits) decodes to no form of this tree's encoding model",
+                              "/instruction/word")
+        unit, form = matches[0]
+        entry = instruction.get("entry") or ENTRY_BY_SURFACE.get(unit.surface)
+        if entry is None or entry not in self.program.functions:
+            raise CaseProblem(f"no ASL entry point executes a {unit.surface} word ({entry or 'none known'}); "
+                              "name one with instruction.entry", "/instruction")
+        width = self._word_width(entry)
+        if word >> width:
+            raise CaseProblem(f"the word is wider than {entry}'s bits({width}) operand", "/instruction/word")
+        decoded = {"mnemonic": str(form.get("mnemonic", unit.mnemonic)), "form": str(form.get("form_id", "")),
+                   "asm": str(form.get("asm", "")), "surface": unit.surface, "unit": unit.id,
+                   "fields": {name: value for name, value in self.decoder.fields(form, word)}}
+        return entry, f"'{word:0{width}b}', {length}", decoded
+
+    def _word_width(self, entry: str) -> int:
+        fn = self.program.functions[entry][0]
+        ty = fn.arg_types[0] if fn.arg_types else None
+        if ty is None or ty[0] != "bits":
+            raise CaseProblem(f"{entry}'s first operand is not a bitvector", "/instruction")
+        width = ty[1]
+        if width[0] == "lit":  # ("lit", position, value)
+            return int(width[2])
+        if width[0] == "var" and width[2] in self.program.global_index:
+            return int(self.program.G[self.program.global_index[width[2]]])
+        raise CaseProblem(f"cannot tell the width of {entry}'s operand", "/instruction")
+
+    def _run(self, case: Mapping) -> dict[str, Any]:
+        session, program = self.session, self.program
+        probe = session.probe
+        entry, arguments, decoded = self._entry(case["instruction"])
+        returns = program.functions[entry][0].decl[7] is not None
+        call = f"let __pto_docs_result = {entry}({arguments});" if returns else f"{entry}({arguments});"
+        reset = "    ResetProfileState();\n" if "ResetProfileState" in program.functions else ""
+        setup = "".join(f"    {line.strip()}\n" for line in case.get("setup", ()))
+        reads = list(case.get("read", ()))
+        printed = "".join(f"    println({expr});\n" for expr in reads)
+        text = (f"func __pto_docs_setup()\nbegin\n{reset}{setup}end;\n\n"
+                f"func __pto_docs_instruction()\nbegin\n    {call}\nend;\n\n"
+                f"func __pto_docs_read()\nbegin\n{printed}end;\n")
+        session._restore()
+        try:
+            decls = parse(text, "<case>")
+        except AslSyntaxError as exc:
+            raise CaseProblem(f"the setup is not ASL: {exc}", "/setup") from None
+        session.added_names = {d[2] for d in decls if d[0] == "func"}
+        if session.added_names & {f for f in session.base_functions}:
+            raise CaseProblem("the setup declares a subprogram of the model", "/setup")
+        program.add(decls)
+        probe.clear()
+        probe.enabled = False
+        try:
+            program.call("__pto_docs_setup")
+        except (AslError, AslCompileError, RecursionError) as exc:
+            raise CaseProblem(f"the setup failed: {type(exc).__name__}: {exc}", "/setup") from None
+        probe.enabled = True
+        status, message = "ok", ""
+        try:
+            program.call("__pto_docs_instruction")
+        except AslCompileError as exc:
+            raise CaseProblem(f"the instruction cannot run: {exc}", "/instruction") from None
+        except (AslError, RecursionError) as exc:
+            status, message = "exception", f"{type(exc).__name__}: {exc}"
+        steps = [step_json(s) for s in probe.steps]
+        values: dict[str, str] = {}
+        if reads and status == "ok":
+            output = session.output
+            output.seek(0)
+            output.truncate()
+            probe.enabled = False
+            try:
+                program.call("__pto_docs_read")
+            except (AslError, AslCompileError, RecursionError) as exc:
+                raise CaseProblem(f"a read expression failed: {type(exc).__name__}: {exc}", "/read") from None
+            finally:
+                probe.enabled = True
+            lines = output.getvalue().split("\n")
+            values = {expr: lines[i] if i < len(lines) else "" for i, expr in enumerate(reads)}
+        step = steps[0] if steps else None
+        result = {
+            "schema": RESULT_SCHEMA, "profile": self.profile, "status": status, "message": message,
+            "entry": entry, "decoded": decoded,
+            "result": step["result"] if step else None,
+            "exception": step["exception"] if step else "",
+            "before": step["before"] if step else [],
+            "changed": step["changed"] if step else [],
+            "truncated": step["truncated"] if step else False,
+            "read": values,
+            "fault": self._global_text("_LastFault"),
+            "status_flags": self._flags(),
+        }
+        result["digest"] = hashlib.sha256(json.dumps(result, sort_keys=True, separators=(",", ":"),
+                                                     ensure_ascii=False).encode("utf-8")).hexdigest()
+        return result
+
+    def _global_text(self, name: str) -> str | None:
+        from .asl.probe import short_text
+        j = self.program.global_index.get(name)
+        return None if j is None else short_text(self.program.G[j])
+
+    def _flags(self) -> dict[str, bool] | None:
+        if "NumericStatusFlags" not in self.program.functions:
+            return None
+        try:
+            bits = self.program.call("NumericStatusFlags").val
+        except (AslError, AttributeError):
+            return None
+        return {name: bool(bits >> i & 1) for i, name in enumerate(FLAG_NAMES)}
