@@ -47,3 +47,40 @@ def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> d
     for result in doc["tests"]:
         result["sha256"] = inputs.sha256.get(result["id"], "")
     return doc
+
+
+def examples_results(catalog: Catalog, generated: str | None, profile: str, cache_dir, jobs: int | None = None) -> dict:
+    """``pto-docs avs --examples`` of the whole tree as a build runs it (plugin option ``avs_examples: run``): the
+    pruned results document, cached in ``cache_dir`` under the sha256 of everything it depends on (the unit and
+    test files, the decoders, the profile, the pto-docs version), so the pages of both languages and every later
+    build with the same inputs read the same run."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from . import __version__
+    from .avs_examples import prune_to_examples
+    from .trace.lock import atomic_write
+    inputs = avs_inputs(catalog)
+    digest = hashlib.sha256(f"{__version__}\0{profile}\0".encode())
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
+    for test in sorted(catalog.tests.values(), key=lambda t: t.path):
+        digest.update(f"t\0{test.path}\0{test.file.sha256}\n".encode())
+    digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
+    path = Path(cache_dir) / f"avs-examples-{digest.hexdigest()[:32]}.json"
+    if path.is_file() and not path.is_symlink():
+        from .trace.avs_status import AvsResultsError, read_avs_results
+        try:
+            return read_avs_results(path)
+        except AvsResultsError:
+            pass  # a damaged cache entry is run again and replaced
+    doc = run_avs_on_catalog(inputs, generated, jobs=jobs, cache_dir=Path(cache_dir) / "asl", profile=profile,
+                             steps=instruction_entry_names(catalog) or True)
+    prune_to_examples(catalog, doc)
+    try:
+        Path(cache_dir).mkdir(parents=True, exist_ok=True)
+        atomic_write(path, (json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8"))
+    except OSError:
+        pass  # an unwritable cache costs a rerun next time, nothing else
+    return doc

@@ -76,17 +76,18 @@ def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
 
 
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
-                avs: dict | None = None, states: TreeStates | None = None) -> BuildState:
+                avs: dict | None = None, states: TreeStates | None = None, avs_run=None) -> BuildState:
     """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors.
 
     Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself (and
 the renderer keys its reused pages by the templates' content). After a change, the new renderer reuses the
 previous one's page models and pages whose inputs are unchanged (render/pages.py). ``states`` is the owner's
-memory of earlier loads (None: load afresh, keep nothing)."""
+memory of earlier loads (None: load afresh, keep nothing). ``avs_run(catalog)`` (plugin option ``avs_examples:
+run``), when given instead of ``avs``, makes the AVS results of an error-free tree."""
     states = states if states is not None else TreeStates()
     path = Path(root).resolve()
     from ..frozen import canonical_sha256
-    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}"
+    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}"
     stamp = fingerprint(path)
     cached = states.get(key)
     if cached and cached[0] == stamp:
@@ -104,6 +105,8 @@ memory of earlier loads (None: load afresh, keep nothing)."""
     except ImportError:
         pass
     errors = [d for d in diags if d.is_error]
+    if avs is None and avs_run is not None and not errors:
+        avs = avs_run(result.catalog)
     renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog, memo),
                                                  templates_dir, previous=previous, avs=avs)
     memo.finish()

@@ -127,6 +127,40 @@ class SiteBuild(PageEvents):
         except AvsResultsError as exc:
             raise PluginError(f"{path}: error[AVS-RESULTS]: {exc}") from None
 
+    def avs_runner(self, config, root: Path):
+        """With ``avs_examples: run`` (and no ``avs_results``): a function that runs the tree's AVS points with
+        ``--examples`` once per set of inputs (avs.examples_results), shared by every language."""
+        if self.options.avs_examples != "run":
+            return None
+        if self.options.avs_results:
+            raise PluginError("pto-docs: give either avs_results (a results file) or avs_examples: run, not both")
+        generated = None
+        if self.options.avs_decoders:
+            path = config_path(config, self.options.avs_decoders)
+            try:
+                generated = path.read_bytes().decode("utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise PluginError(f"{path}: error[IO-READ]: cannot read the generated decoders: "
+                                  f"{getattr(exc, 'strerror', None) or exc}") from None
+        from ..commands.avs_cmd import default_cache_dir
+        from ..output_guard import OutputRefused, check_cache_dir
+        base = config_path(config, self.options.cache_dir) if self.options.cache_dir else default_cache_dir().parent
+        try:
+            cache = check_cache_dir(base / "avs-examples", root)
+        except OutputRefused as exc:
+            raise PluginError(exc.format()) from None
+        profile = self.options.avs_profile
+
+        def run(catalog):
+            from ..avs import avs_inputs, examples_results
+            if generated is None and avs_inputs(catalog, "\0").needs_decoders:
+                raise PluginError(f"{root}: error[AVS-DECODERS]: avs_examples: run needs avs_decoders for this tree "
+                                  "(its ASL model depends on generated:decoders)")
+            if self.locale is None:
+                current_progress().stage("running the AVS test points for the worked examples")
+            return examples_results(catalog, generated, profile, cache)
+        return run
+
     def cache_dir(self, config) -> str | None:
         if not (self.options.cache and self.dirty):
             return None
@@ -212,7 +246,7 @@ class SiteBuild(PageEvents):
         preread, self.preread = self.preread, None  # the bytes the tree digest just read, parsed instead
         try:
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),
-                                     states=self.memory.states)
+                                     states=self.memory.states, avs_run=self.avs_runner(config, root))
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics
@@ -251,6 +285,12 @@ class SiteBuild(PageEvents):
             if self.locale is None:
                 current_progress().stage("hashing the spec tree")
             settings = {k: v for k, v in dict(self.options).items() if k not in ("cache_dir",)}
+            if self.options.avs_decoders:  # avs_examples: run reads them; their content decides the examples
+                from ..frozen import sha256_bytes
+                try:
+                    settings["avs_decoders_sha256"] = sha256_bytes(config_path(config, self.options.avs_decoders).read_bytes())
+                except OSError:
+                    settings["avs_decoders_sha256"] = None
             avs_path = self.avs_results_path(config)
             if avs_path is not None:  # the results' content, not only their path, decides the pages
                 from ..frozen import sha256_bytes
