@@ -11,6 +11,7 @@ names both places.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from .diagnostics import Diagnostic, warning
 from .model import Catalog
@@ -30,7 +31,28 @@ def _functions(catalog: Catalog):
             yield match.group(1), unit.path, text.count("\n", 0, match.start()) + 1, match.group(0)
 
 
-def flags_prose_diagnostics(catalog: Catalog) -> list[Diagnostic]:
+@dataclass(frozen=True)
+class FlagsFinding:
+    function: str  # the Execute* function that publishes no flags
+    path: str
+    line: int
+    discarder: str  # the function it calls that drops the flags
+    discarder_path: str
+    discarder_line: int
+    with_flags: str  # the ...WithFlags function whose flags are dropped
+    clause: str  # the NDF clause that says the flags are recorded
+    clause_path: str
+    clause_line: int
+
+    @property
+    def message(self) -> str:
+        return (f"{self.function} publishes no numeric status flags: it calls {self.discarder} "
+                f"({self.discarder_path}:{self.discarder_line}), which discards the flags of {self.with_flags}, and "
+                f"never calls {RECORD_FUNCTION}; {self.clause} ({self.clause_path}:{self.clause_line}) says a "
+                "successful numeric operation ORs its produced flags into the sticky status")
+
+
+def flags_findings(catalog: Catalog) -> list[FlagsFinding]:
     clause = next((c for c in catalog.ndf_clauses if c.id == STICKY_CLAUSE), None)
     if clause is None:
         return []
@@ -43,7 +65,7 @@ def flags_prose_diagnostics(catalog: Catalog) -> list[Diagnostic]:
     if not discarders:
         return []
     calls = re.compile(r"\b(" + "|".join(map(re.escape, sorted(discarders))) + r")\s*\(")
-    diags = []
+    out = []
     for name, path, line, body in functions:
         if not name.startswith("Execute") or RECORD_FUNCTION + "(" in body:
             continue
@@ -52,9 +74,19 @@ def flags_prose_diagnostics(catalog: Catalog) -> list[Diagnostic]:
         if not match:
             continue
         d_path, d_line, with_flags = discarders[match.group(1)]
-        diags.append(warning(path, line, 1, "FLAGS-PROSE",
-                             f"{name} publishes no numeric status flags: it calls {match.group(1)} "
-                             f"({d_path}:{d_line}), which discards the flags of {with_flags}, and never calls "
-                             f"{RECORD_FUNCTION}; {clause.id} ({clause.path}:{clause.line}) says a successful "
-                             "numeric operation ORs its produced flags into the sticky status"))
-    return diags
+        out.append(FlagsFinding(name, path, line, match.group(1), d_path, d_line, with_flags, clause.id, clause.path,
+                                clause.line))
+    return out
+
+
+def flags_prose_diagnostics(catalog: Catalog) -> list[Diagnostic]:
+    return [warning(f.path, f.line, 1, "FLAGS-PROSE", f.message) for f in flags_findings(catalog)]
+
+
+def executes_through(unit_text: str, stem: str, function: str) -> bool:
+    """Whether the instruction's ``InstructionContractExecute_<stem>`` calls ``function`` directly."""
+    for match in FUNCTION.finditer(unit_text):
+        if match.group(1) == f"InstructionContractExecute_{stem}":
+            head, _, rest = match.group(0).partition("\n")
+            return re.search(r"\b" + re.escape(function) + r"\s*\(", rest) is not None
+    return False

@@ -73,3 +73,43 @@ def _order(listed: set[str], accepted: tuple[str, ...]) -> list[str]:
 
 def catalog_findings(catalog: Catalog) -> tuple[Finding, ...]:
     return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)) for f in findings_of(u))
+
+
+@dataclass(frozen=True)
+class FlagsNotice:
+    """FLAGS-PROSE (flags_check.py) as page data: on the unit that holds the Execute* function, and on every
+    instruction whose ``InstructionContractExecute_<M>`` calls it."""
+
+    function: str
+    path: str
+    line: int
+    href: str | None  # the page of the unit holding the function
+    discarder: str
+    discarder_path: str
+    discarder_line: int
+    with_flags: str
+    clause: str
+    clause_href: str | None
+
+
+def flags_notices(catalog: Catalog, findings, unit: Unit, src: str, *, via: bool) -> tuple[FlagsNotice, ...]:
+    """The notices of ``unit``: its own findings, or (``via``) those of the functions its execution calls."""
+    import re
+
+    from ..flags_check import executes_through
+    from . import routes
+    out = []
+    for f in findings:
+        if via:
+            stem = re.sub(r"[^A-Za-z0-9]+", "_", unit.mnemonic or "")
+            if not unit.is_instruction or not executes_through(unit.file.text, stem, f.function):
+                continue
+        elif f.path != unit.path:
+            continue
+        owner = catalog.unit_for_path(f.path)
+        href = routes.relative(src, routes.unit_src(owner)) + f"#flags-{f.function}" if owner is not None else None
+        clause_owner = catalog.unit_for_path(f.clause_path)
+        clause_href = routes.relative(src, routes.unit_src(clause_owner), f.clause) if clause_owner is not None else None
+        out.append(FlagsNotice(f.function, f.path, f.line, href, f.discarder, f.discarder_path, f.discarder_line,
+                               f.with_flags, f.clause, clause_href))
+    return tuple(out)

@@ -74,6 +74,7 @@ class InstructionModel:
     ndf_req_hrefs: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
     findings: tuple = ()
     avs_examples: tuple = ()  # render.avs_examples_view.AvsExampleView, from plugin avs_results (--examples)
+    flags_via: tuple = ()  # render.findings.FlagsNotice: a FLAGS-PROSE finding of a function its execution calls
 
 
 def _escape_token(key: str) -> str:
@@ -175,7 +176,7 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
     trace = data.trace_row(unit)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
-    from .findings import findings_of
+    from .findings import findings_of, flags_notices
     return InstructionModel(
         unit=unit, src=src,
         summary=Prose(unit.id, "/summary", unit.summary),
@@ -195,6 +196,7 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
         documentation=documentation,
         documentation_sha256=data.tree.sha256(documentation) if documentation else None,
         findings=findings_of(unit),
+        flags_via=flags_notices(data.catalog, data.flags, unit, src, via=True),
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
         **relations(data, unit, src, assembly.lines),
     )

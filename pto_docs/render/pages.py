@@ -297,6 +297,7 @@ class SiteRenderer:
         return cached
 
     def _unit_model(self, unit: Unit) -> dict[str, Any]:
+        from .findings import flags_notices
         from .requirements_view import requirement_href
         src = routes.unit_src(unit)
         depends = tuple(DependsLink(d, routes.relative(src, routes.unit_src(self.catalog.units[d]))
@@ -311,6 +312,7 @@ class SiteRenderer:
             "record_json": json_block(thaw(unit.record)),
             "trace_json": json_block(self.data.trace_row(unit)),
             "ndf_req_hrefs": {c.id: requirement_href(self.catalog, src, c.id) for c in unit.ndf},
+            "flags": flags_notices(self.catalog, self.data.flags, unit, src, via=False),
         }
 
     # -- rendering ---------------------------------------------------------------------------------

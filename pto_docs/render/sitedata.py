@@ -40,6 +40,7 @@ class SiteData:
     avs: Mapping[str, Any] = field(default_factory=dict)  # test id -> trace.avs_status.AvsStatus (plugin avs_results)
     avs_profile: str = ""
     avs_examples: Mapping[str, Any] = field(default_factory=dict)  # unit id -> avs_examples.AvsExample list
+    flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None) -> SiteData:
@@ -49,6 +50,8 @@ class SiteData:
             data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
             from ..avs_examples import examples_by_unit
             data.avs_examples = examples_by_unit(catalog, avs, data.avs)
+        from ..flags_check import flags_findings
+        data.flags = tuple(flags_findings(catalog))
         trace = catalog.json(TRACEABILITY)
         if isinstance(trace, Mapping):
             for row in trace.get("units", ()):

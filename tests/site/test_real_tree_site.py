@@ -24,3 +24,21 @@ def test_real_tree_docs_dir_stays_out_of_the_site(real_site):
     assert not (real_site / "docs").exists() and not (real_site / "mkdocs").exists()
     assert not (real_site / "status").exists() and not (real_site / "tile").exists()
     assert (real_site / "adrs").is_dir()
+
+
+def test_flags_prose_is_shown_where_it_applies(real_site, real_load):
+    """FLAGS-PROSE on the page of the unit that holds ExecuteTileBinary, and on every instruction whose contract
+    execution calls it (TMUL among them), in both languages, each linking to the other and to the NDF clause."""
+    from pto_docs.flags_check import executes_through, flags_findings
+    (finding,) = flags_findings(real_load.catalog)
+    owner = real_load.catalog.unit_for_path(finding.path)
+    for lang, words in (("", "records no numeric status flags"), ("zh-CN/", "不记录数值状态标志")):
+        unit_page = (real_site / lang / "units" / owner.id / "index.html").read_text("utf-8")
+        assert f'id="flags-{finding.function}"' in unit_page and finding.clause in unit_page
+        pages = {p.parent.name: p.read_text("utf-8") for p in (real_site / lang / "instructions").rglob("index.html")}
+        shown = {name for name, text in pages.items() if 'data-finding="FLAGS-PROSE"' in text}
+        expected = {u.mnemonic for u in real_load.catalog.instructions
+                    if executes_through(u.file.text, u.mnemonic.replace(".", "_"), finding.function)}
+        assert "TMUL" in expected and shown == expected
+        assert words in pages["TMUL"] and f"#flags-{finding.function}" in pages["TMUL"]
+        assert f"#{finding.clause}" in pages["TMUL"]
