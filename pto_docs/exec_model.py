@@ -144,6 +144,8 @@ class ModelRunner:
             program.call("__pto_docs_setup")
         except (AslError, AslCompileError, RecursionError) as exc:
             raise CaseProblem(f"the setup failed: {type(exc).__name__}: {exc}", "/setup") from None
+        except MemoryError:
+            raise CaseProblem("the setup needs more memory than this process can have", "/setup") from None
         probe.enabled = True
         status, message = "ok", ""
         try:
@@ -152,6 +154,8 @@ class ModelRunner:
             raise CaseProblem(f"the instruction cannot run: {exc}", "/instruction") from None
         except (AslError, RecursionError) as exc:
             status, message = "exception", f"{type(exc).__name__}: {exc}"
+        except MemoryError:
+            raise CaseProblem("the instruction needs more memory than this process can have", "/instruction") from None
         steps = [step_json(s) for s in probe.steps]
         values: dict[str, str] = {}
         if reads and status == "ok":
@@ -163,6 +167,8 @@ class ModelRunner:
                 program.call("__pto_docs_read")
             except (AslError, AslCompileError, RecursionError) as exc:
                 raise CaseProblem(f"a read expression failed: {type(exc).__name__}: {exc}", "/read") from None
+            except MemoryError:
+                raise CaseProblem("a read expression needs more memory than this process can have", "/read") from None
             finally:
                 probe.enabled = True
             lines = output.getvalue().split("\n")

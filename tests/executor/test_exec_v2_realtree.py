@@ -134,6 +134,8 @@ def test_a_scalar_word_is_decoded_by_our_encoding_model_and_executed(real_load, 
      "the setup is not ASL"),
     ({"schema": "pto-docs.case.v2", "instruction": {"call": "TTRANS", "arguments": ["1); Evil("]}}, "EXEC-SCHEMA"),
     ({"schema": "pto-docs.case.v2", "instruction": {"call": "TTRANS"}, "extra": 1}, "EXEC-SCHEMA"),
+    ({"schema": "pto-docs.case.v2", "setup": ["let x = Ones{1 << 62};"], "instruction": {"call": "TTRANS", "arguments": ["1", "0"]}},
+     "needs more memory"),
 ])
 def test_a_case_that_cannot_run_gets_one_diagnostic_and_exit_2(real_tree_root, real_decoders, tmp_path, case, message):
     code, _result, err = exec_case(tmp_path, case, real_tree_root, real_decoders)
