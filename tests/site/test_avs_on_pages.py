@@ -42,3 +42,30 @@ def test_without_results_no_status_is_shown(tmp_path):
     site = tmp_path / "site"
     build_catalog(site)
     assert "pto-avs" not in (site / TMUL_PAGE).read_text("utf-8")
+
+
+def test_with_avs_examples_run_the_build_runs_the_points_once_and_every_instruction_page_shows_examples(tmp_path,
+                                                                                                       monkeypatch):
+    """`avs_examples: run`: the build runs the catalog's AVS points with --examples itself (no results file), caches
+    the run by its inputs' sha256, and gives every instruction page of both languages its worked examples."""
+    catalog = load_catalog(REPO / "catalog").catalog
+    site, cache = tmp_path / "site", tmp_path / "cache"
+    build_catalog(site, avs_examples="run", cache_dir=str(cache))
+    runs = list((cache / "avs-examples").glob("avs-examples-*.json"))
+    assert len(runs) == 1
+    for unit in catalog.instructions:
+        (page,) = [p for p in site.glob(f"instructions/**/{unit.mnemonic}/index.html") if "zh-CN" not in p.parts]
+        en = page.read_text("utf-8")
+        zh = (site / "zh-CN" / page.relative_to(site)).read_text("utf-8")
+        assert 'id="avs-examples"' in en and "Worked examples from the test points" in en, unit.mnemonic
+        assert "来自测试点的计算示例" in zh, unit.mnemonic
+    # a second build with the same inputs reads the cached run: running the points again would fail here
+    import pto_docs.avs as avs_module
+
+    def no_rerun(*args, **kwargs):
+        raise AssertionError("the AVS points ran again for unchanged inputs")
+    monkeypatch.setattr(avs_module, "run_avs_on_catalog", no_rerun)
+    again = tmp_path / "again"
+    build_catalog(again, avs_examples="run", cache_dir=str(cache))
+    page = next(again.glob("instructions/**/SWI/index.html"))
+    assert 'id="avs-examples"' in page.read_text("utf-8")
