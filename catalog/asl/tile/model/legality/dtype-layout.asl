@@ -276,7 +276,9 @@ end;
 
 // Exponent and fraction widths of the floating-point formats the sample
 // computes with (IEEE 754 style: biased exponent, hidden bit, all-ones
-// exponent for infinities and NaNs).
+// exponent for infinities and NaNs). HF32 and E4M3 give (0, 0): the sample
+// does not compute with them, and ExecuteTileBinary and ExecuteTileUnary
+// stop on an assertion for them.
 pure func TileFloatFormat(data_type: TileDataType) => (integer, integer)
 begin
     case data_type of
