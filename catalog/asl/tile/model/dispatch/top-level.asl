@@ -300,3 +300,38 @@ begin
     ApplyTilePadding(destination, CurrentBundlePadValue());
     _NumericStatus = _NumericStatus OR flags;
 end;
+
+// The fault boundary of a direct Tile operation: its operand legality is
+// checked first, and a rejected operation records Fault_TileLegality and
+// has no other effect. The second source is ignored by one-source
+// operations.
+func ExecuteTileInstruction(operation: TileOperation, destination: TileIndex,
+    first: TileIndex, second: TileIndex) => ExecutionStatus
+begin
+    var legal: boolean;
+    case operation of
+        when TileOperation_TADD =>
+            legal = InstructionContractOperandsLegal_TADD(destination, first, second);
+        when TileOperation_TMUL =>
+            legal = InstructionContractOperandsLegal_TMUL(destination, first, second);
+        when TileOperation_TSQRT =>
+            legal = InstructionContractOperandsLegal_TSQRT(destination, first);
+        otherwise =>
+            legal = InstructionContractOperandsLegal_TCOLEXPAND(destination, first);
+    end;
+    if !legal then
+        _LastFault = Fault_TileLegality;
+        return ExecutionStatus_Faulted;
+    end;
+    case operation of
+        when TileOperation_TADD =>
+            InstructionContractExecute_TADD(destination, first, second);
+        when TileOperation_TMUL =>
+            InstructionContractExecute_TMUL(destination, first, second);
+        when TileOperation_TSQRT =>
+            InstructionContractExecute_TSQRT(destination, first);
+        otherwise =>
+            InstructionContractExecute_TCOLEXPAND(destination, first);
+    end;
+    return ExecutionStatus_Retired;
+end;
