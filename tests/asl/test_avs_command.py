@@ -11,10 +11,13 @@ from pathlib import Path
 import jsonschema
 
 import pto_docs
+from pto_docs.avs_examples import coverage, examples_by_unit
 from pto_docs.cli import main
 from pto_docs.load import load_catalog
+from pto_docs.trace.avs_status import avs_statuses
 
-STATIC = "PTO-AVS-ARCH-*"  # the catalog's architecture test points need no generated decoders
+STATIC = "PTO-AVS-ARCH-*"  # a selection: the catalog's architecture test points
+PROFILE_ENCODING = "asl/block/model/schema/profile-encoding.asl"
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -25,15 +28,36 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def test_a_model_that_needs_generated_decoders_is_refused_without_them(tree, tmp_path):
+    # The sample catalog writes its decoders by hand; make one of its units depend on generated ones.
+    unit = tree / PROFILE_ENCODING
+    text = unit.read_text("utf-8")
+    marker = '"depends_on":["PTO-ARCH-DATA-TYPES-TILE-DATA-TYPES"]'
+    assert marker in text
+    unit.write_text(text.replace(marker, marker[:-1] + ',"generated:decoders"]', 1), "utf-8")
     code, out, err = run("avs", str(tree), "--cache-dir", str(tmp_path / "c"))
     assert code == 2 and "error[AVS-DECODERS]" in err and "--decoders FILE" in err and out == ""
 
 
+def test_the_catalog_runs_without_decoders_and_every_instruction_gets_a_worked_example(tree, tmp_path):
+    out_json = tmp_path / "avs.json"
+    code, out, err = run("avs", str(tree), "--examples", "--jobs", "1", "-q", "--cache-dir", str(tmp_path / "c"),
+                         "--json", str(out_json))
+    doc = json.loads(out_json.read_text("utf-8"))
+    catalog = load_catalog(tree).catalog
+    s = doc["summary"]
+    assert code == 0, out + err
+    assert s["total"] == len(catalog.tests) and s["pass"] == s["total"] and s["fail"] == s["error"] == 0
+    examples = examples_by_unit(catalog, doc, avs_statuses(catalog, doc))
+    rows = coverage(catalog, examples)
+    assert rows and all(row["passing"] == row["instructions"] for row in rows.values()), rows
+    assert sum(row["instructions"] for row in rows.values()) == len(catalog.instructions)
+    for unit in catalog.instructions:
+        assert any(e.status == "pass" for e in examples.get(unit.id, ())), unit.mnemonic
+
+
 def test_the_run_reports_every_selected_point_with_the_hash_of_its_file(tree, tmp_path):
-    decoders = tmp_path / "decoders.asl"
-    decoders.write_text("", "utf-8")
     out_json, out_xml = tmp_path / "avs.json", tmp_path / "avs.xml"
-    code, out, err = run("avs", str(tree), "--decoders", str(decoders), "-k", STATIC, "--jobs", "1", "-q",
+    code, out, err = run("avs", str(tree), "-k", STATIC, "--jobs", "1", "-q",
                          "--cache-dir", str(tmp_path / "c"), "--json", str(out_json), "--junit", str(out_xml))
     doc = json.loads(out_json.read_text("utf-8"))
     schema = json.loads((Path(pto_docs.__file__).parent / "schemas" / "avs.schema.json").read_text("utf-8"))
@@ -51,12 +75,10 @@ def test_the_run_reports_every_selected_point_with_the_hash_of_its_file(tree, tm
 
 
 def test_a_failing_point_fails_the_run_and_is_named(tree, tmp_path):
-    decoders = tmp_path / "decoders.asl"
-    decoders.write_text("", "utf-8")
     test = next((tree / "tests/asl/arch").rglob("*.asl"))
     text = test.read_text("utf-8").replace("    return 0;\nend;", "    assert 1 == 2;\n    return 0;\nend;")
     test.write_text(text, "utf-8")
-    code, out, _err = run("avs", str(tree), "--decoders", str(decoders), "-k", STATIC, "--jobs", "1", "-q",
+    code, out, _err = run("avs", str(tree), "-k", STATIC, "--jobs", "1", "-q",
                           "--cache-dir", str(tmp_path / "c"))
     rel = test.relative_to(tree).as_posix()
     assert code == 1 and f"{rel}: error[AVS-FAIL]:" in out and "assertion failed: 1 == 2" in out

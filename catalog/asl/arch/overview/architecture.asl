@@ -19,3 +19,27 @@ pure func ArchitectureSourceRootCount() => integer
 begin
     return 4;
 end;
+
+// The architectural faults of the sample. Fault_None: no fault recorded.
+type Fault of enumeration {
+    Fault_None,
+    Fault_IllegalInstruction,
+    Fault_DataAlignment,
+    Fault_DataPage,
+    Fault_TileLegality,
+    Fault_TileAllocation
+};
+
+// How an executed instruction ended: it retired, or it faulted before any
+// architectural effect other than recording the fault in _LastFault.
+type ExecutionStatus of enumeration {
+    ExecutionStatus_Retired,
+    ExecutionStatus_Faulted
+};
+
+var _LastFault: Fault;
+
+readonly func LastFault() => Fault
+begin
+    return _LastFault;
+end;

@@ -65,4 +65,26 @@ pure func InstructionContractAligned_SWI(address: bits(64)) => boolean
 begin
     return address[1:0] == '00';
 end;
+
+// Capture both sources, form and check the address, then store four bytes
+// low byte first. A faulting attempt records its fault and nothing else.
+func InstructionContractExecute_SWI(word: bits(32)) => ExecutionStatus
+begin
+    let data = ReadGPR(UInt(word[19:15]));
+    let base = ReadGPR(UInt(word[24:20]));
+    let address = InstructionContractAddress_SWI(base,
+        InstructionContractDisplacement_SWI(word));
+    if !InstructionContractAligned_SWI(address) then
+        _LastFault = Fault_DataAlignment;
+        return ExecutionStatus_Faulted;
+    end;
+    if !MemoryAccessMapped(address, 4) then
+        _LastFault = Fault_DataPage;
+        return ExecutionStatus_Faulted;
+    end;
+    for i = 0 to 3 looplimit 4 do
+        WriteMemoryByte(UInt(address) + i, data[8*i+7:8*i]);
+    end;
+    return ExecutionStatus_Retired;
+end;
 // DOC-END: operation

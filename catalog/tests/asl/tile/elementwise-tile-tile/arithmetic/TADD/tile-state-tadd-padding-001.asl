@@ -3,7 +3,8 @@ func main() => integer
 begin
     ResetProfileState();
     // 128 bytes, 4 columns of S32: 8 physical rows; valid region 1 x 3.
-    for index = 0 to 1 looplimit 2 do
+    // Tiles 0 and 1 are the sources, tile 2 the destination.
+    for index = 0 to 2 looplimit 3 do
         ConfigureTile(index as TileIndex, 128, 8, 4, 1, 3,
             TileDataType_S32, TileLayout_RowMajor, TileLocation_Any);
     end;
