@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import AslError
+from .values import format_value
 from .values import BV
 
 
@@ -59,13 +60,22 @@ def mod(a, b):
     return a % b
 
 
+def _integers(op, a, b):
+    """ASL's << and >> take integers only (a bitvector is shifted with LSL/LSR, as ASLRef's type error says)."""
+    if type(a) is not int or type(b) is not int:
+        raise AslError(f"illegal application of operator {op} to {format_value(a)} and {format_value(b)} "
+                       "(integers only; shift a bitvector with LSL, LSR or ASR)")
+
+
 def shl(a, b):
+    _integers("<<", a, b)
     if b < 0:
         raise AslError(f"illegal application of operator << for values {a} and {b}")
     return a << b
 
 
 def shr(a, b):
+    _integers(">>", a, b)
     if b < 0:
         raise AslError(f"illegal application of operator >> for values {a} and {b}")
     return a >> b

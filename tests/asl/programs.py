@@ -49,6 +49,14 @@ begin
     return 0;
 end;
 """,
+    "shift_of_a_bitvector_is_error": """
+func main() => integer
+begin
+    let x : bits(8) = '00000001';
+    println x << 2;
+    return 0;
+end;
+""",
     "div_inexact_is_error": """
 func main() => integer
 begin

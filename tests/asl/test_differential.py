@@ -31,7 +31,7 @@ def test_same_output_and_status_as_aslref(name, aslref, tmp_path):
 def test_failing_programs_really_fail():
     """The suite covers failure paths: these programs end in an assertion or dynamic error."""
     for name in ("assert_fails", "unreachable", "slice_out_of_range", "div_inexact_is_error",
-                 "array_index_out_of_range", "integer_constraint_checks"):
+                 "array_index_out_of_range", "integer_constraint_checks", "shift_of_a_bitvector_is_error"):
         _out, status = run_ours(name, PROGRAMS[name])
         assert status != 0, name
 
