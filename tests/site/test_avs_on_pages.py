@@ -40,7 +40,7 @@ def test_each_test_of_a_unit_page_shows_its_status_in_both_languages(tmp_path):
 
 def test_without_results_no_status_is_shown(tmp_path):
     site = tmp_path / "site"
-    build_catalog(site)
+    build_catalog(site, avs_examples="off")
     assert "pto-avs" not in (site / TMUL_PAGE).read_text("utf-8")
 
 
