@@ -152,3 +152,24 @@ def test_a_malformed_step_is_refused_with_the_results_file(tmp_path, catalog):
     path.write_text(json.dumps(doc), "utf-8")
     with pytest.raises(AvsResultsError, match="not a pto-docs.avs.v1 document"):
         read_avs_results(path)
+
+
+def test_the_catalog_examples_run_and_match_the_digests_its_review_lock_pins(tmp_path):
+    """catalog/ ships its AVS example digests pinned: a fresh `pto-docs avs --examples` (ieee) and `pto-docs trace
+    --check --avs` find every instruction's examples unchanged, none missing or failing."""
+    import contextlib
+    import io
+
+    from pto_docs.cli import main
+    results = tmp_path / "avs.json"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["avs", str(REPO / "catalog"), "--examples", "--profile", "ieee", "--jobs", "1", "-q",
+                     "--cache-dir", str(tmp_path / "cache"), "--json", str(results)]) == 0
+    lock = json.loads((REPO / "catalog" / "pto-docs.review-lock.json").read_text("utf-8"))
+    assert set(lock["items"]["avs_examples"]) == {u.id for u in load_catalog(REPO / "catalog").catalog.instructions}
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["trace", str(REPO / "catalog"), "--check", "--avs", str(results), "--json", str(tmp_path / "r.json")])
+    assert code == 0 and "avs-example" not in err.getvalue(), err.getvalue()
+    report = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    assert report["avs"]["examples"]["total"]["passing"] == report["avs"]["examples"]["total"]["instructions"] == 9
