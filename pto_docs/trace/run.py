@@ -62,8 +62,18 @@ def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Ite
         if target.is_symlink() or (target.exists() and not target.is_file()):
             raise StampError(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular "
                              "file; refusing to replace it")
+        document = stamp_document(catalog, examples, avs)
+        if "avs_examples" not in document["items"]:  # stamped without AVS results: the pinned examples stay pinned
+            try:
+                previous = read_lock(catalog.root)
+            except (LockError, OSError):
+                previous = None
+            pinned = previous.items.get("avs_examples") if previous is not None else None
+            if pinned:
+                document["items"]["avs_examples"] = {uid: dict(entry) for uid, entry in pinned.items()
+                                                     if uid in catalog.units}
         try:
-            atomic_write(target, lock_text(stamp_document(catalog, examples, avs)).encode("utf-8"))
+            atomic_write(target, lock_text(document).encode("utf-8"))
         except OSError as exc:
             raise StampError(f"{target}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}") from None
         try:

@@ -173,3 +173,13 @@ def test_the_catalog_examples_run_and_match_the_digests_its_review_lock_pins(tmp
     assert code == 0 and "avs-example" not in err.getvalue(), err.getvalue()
     report = json.loads((tmp_path / "r.json").read_text("utf-8"))
     assert report["avs"]["examples"]["total"]["passing"] == report["avs"]["examples"]["total"]["instructions"] == 9
+
+
+def test_stamping_without_avs_results_keeps_the_pinned_examples(tmp_path):
+    from pto_docs import api
+    tree = tmp_path / "catalog"
+    shutil.copytree(REPO / "catalog", tree)
+    before = json.loads((tree / "pto-docs.review-lock.json").read_text("utf-8"))["items"]["avs_examples"]
+    api.run_trace(api.load_catalog(tree), stamp=True)
+    after = json.loads((tree / "pto-docs.review-lock.json").read_text("utf-8"))["items"]["avs_examples"]
+    assert after == before and before
