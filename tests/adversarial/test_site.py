@@ -112,3 +112,36 @@ def test_no_dialog_fires_and_no_script_link_exists_in_chromium(hostile_site, chr
         httpd.shutdown()
     assert dialogs == [], dialogs
     assert len(pages) == 3
+
+
+def test_hostile_avs_results_are_text_on_the_pages(tmp_path):
+    """An AVS results file is data too: markup in a step's entry point, arguments, result, exception or state names
+    and values reaches the instruction page escaped, never as markup."""
+    import json
+
+    from pto_docs.load import load_catalog
+    from tests.conftest import REPO
+    from tests.mkdocs_config import build_catalog
+    catalog = load_catalog(REPO / "catalog").catalog
+    evil = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+    tests = []
+    for tid, t in sorted(catalog.tests.items()):
+        row = {"id": tid, "path": t.path, "kind": t.kind, "status": "pass", "message": "", "seconds": 0.0,
+               "sha256": t.file.sha256}
+        if tid == "PTO-AVS-TILE-TCOLEXPAND-BROADCAST-001":
+            row["steps"] = [{"function": "InstructionContractExecute_TCOLEXPAND", "arguments": [evil, "0"],
+                             "result": evil, "exception": evil, "before": [[evil, evil]],
+                             "changed": [[evil, None, evil], ["x[0..1]", evil, "javascript:alert(3)"]],
+                             "truncated": False}]
+        tests.append(row)
+    results = tmp_path / "avs.json"
+    results.write_text(json.dumps({"schema": "pto-docs.avs.v1", "profile": "ieee", "tests": tests,
+                                   "summary": {"total": len(tests), "pass": len(tests), "fail": 0, "error": 0}}), "utf-8")
+    site = tmp_path / "site"
+    build_catalog(site, avs_results=str(results))
+    (page,) = [p for p in site.glob("instructions/**/TCOLEXPAND/index.html") if "zh-CN" not in p.parts]
+    text = page.read_text("utf-8")
+    assert 'id="avs-examples"' in text
+    assert "<script>alert(1)" not in text and "<img src=x" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert 'href="javascript:' not in text
