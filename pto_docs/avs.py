@@ -6,14 +6,13 @@ still describes the tree from one that no longer does."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .asl.harness import TestPoint as AslTestPoint
 from .asl.harness import _selected, run_avs
 from .asl.model import DECODER_NODE
 from .asl.model import Unit as AslUnit
-from .model import Catalog
+from .model import Catalog, asl_name
 
 
 @dataclass(frozen=True)
@@ -27,9 +26,19 @@ class AvsInputs:
         return any(DECODER_NODE in u.depends_on for u in self.units)
 
 
+def model_units(catalog: Catalog) -> list[AslUnit]:
+    """The interpreter's view of the tree's ASL units (texts as the loader read them), by path."""
+    return [AslUnit(u.id, u.path, tuple(u.depends_on), u.file.text)
+            for u in sorted(catalog.units.values(), key=lambda u: u.path)]
+
+
+def needs_decoders(catalog: Catalog) -> bool:
+    """Whether the tree's ASL model depends on ``generated:decoders`` (given with --decoders / avs_decoders)."""
+    return any(DECODER_NODE in u.depends_on for u in catalog.units.values())
+
+
 def avs_inputs(catalog: Catalog, pattern: str | None = None) -> AvsInputs:
-    units = [AslUnit(u.id, u.path, tuple(u.depends_on), u.file.text)
-             for u in sorted(catalog.units.values(), key=lambda u: u.path)]
+    units = model_units(catalog)
     points = [AslTestPoint(t.id, t.path, t.kind, t.file.text) for t in sorted(catalog.tests.values(), key=lambda t: t.path)]
     if pattern is not None:
         points = [p for p in points if _selected(p, pattern)]
@@ -39,7 +48,7 @@ def avs_inputs(catalog: Catalog, pattern: str | None = None) -> AvsInputs:
 def instruction_entry_names(catalog: Catalog) -> list[str]:
     """The subprograms named after an instruction (``TMATMUL``, ``TTRANS``): tests call a tile operation's
     semantics by that name, so ``--examples`` watches them as instruction entry points."""
-    return sorted({re.sub(r"[^A-Za-z0-9]+", "_", u.mnemonic) for u in catalog.instructions if u.mnemonic})
+    return sorted({asl_name(u.mnemonic) for u in catalog.instructions if u.mnemonic})
 
 
 def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> dict:

@@ -21,12 +21,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .encoding import _fields, _words
-from .model import Catalog, Unit
+from .model import Catalog, Unit, asl_name
 
 WORD_ENTRIES = ("ExecuteScalarInstruction", "ExecuteCommandInstruction")
 CONTRACT_ENTRY = "InstructionContractExecute_"
@@ -143,17 +142,13 @@ def digest(step: Mapping, decoded: Decoded | None) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _stem(mnemonic: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
-
-
 class _Owners:
     """Which instruction units a recorded step belongs to."""
 
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
         self.decoder = Decoder(catalog)
-        self.by_stem = {_stem(u.mnemonic): u.id for u in catalog.instructions if u.mnemonic}
+        self.by_stem = {asl_name(u.mnemonic): u.id for u in catalog.instructions if u.mnemonic}
         commands: dict[str, set[str]] = {}
         for unit in catalog.instructions:
             for rec in unit.catalog_records:

@@ -65,13 +65,10 @@ class ModelRunner:
     """One linked model of a spec tree (its units + the generated decoders), reused case after case."""
 
     def __init__(self, catalog: Catalog, generated: str | None, cache_dir=None, profile: str = "ieee"):
-        from .asl.model import Unit as AslUnit
-        from .avs import instruction_entry_names
-        units = [AslUnit(u.id, u.path, tuple(u.depends_on), u.file.text)
-                 for u in sorted(catalog.units.values(), key=lambda u: u.path)]
+        from .avs import instruction_entry_names, model_units
         self.catalog = catalog
         self.profile = profile
-        self.session = Session(load_model(units, generated, cache_dir), profile,
+        self.session = Session(load_model(model_units(catalog), generated, cache_dir), profile,
                                instruction_entry_names(catalog) or True)
         self.program = self.session.program
         self.decoder = Decoder(catalog)
@@ -140,12 +137,7 @@ class ModelRunner:
         program.add(decls)
         probe.clear()
         probe.enabled = False
-        try:
-            program.call("__pto_docs_setup")
-        except (AslError, AslCompileError, RecursionError) as exc:
-            raise CaseProblem(f"the setup failed: {type(exc).__name__}: {exc}", "/setup") from None
-        except MemoryError:
-            raise CaseProblem("the setup needs more memory than this process can have", "/setup") from None
+        self._call("__pto_docs_setup", "the setup", "/setup")
         probe.enabled = True
         status, message = "ok", ""
         try:
@@ -164,11 +156,7 @@ class ModelRunner:
             output.truncate()
             probe.enabled = False
             try:
-                program.call("__pto_docs_read")
-            except (AslError, AslCompileError, RecursionError) as exc:
-                raise CaseProblem(f"a read expression failed: {type(exc).__name__}: {exc}", "/read") from None
-            except MemoryError:
-                raise CaseProblem("a read expression needs more memory than this process can have", "/read") from None
+                self._call("__pto_docs_read", "a read expression", "/read")
             finally:
                 probe.enabled = True
             lines = output.getvalue().split("\n")
@@ -189,6 +177,15 @@ class ModelRunner:
         result["digest"] = hashlib.sha256(json.dumps(result, sort_keys=True, separators=(",", ":"),
                                                      ensure_ascii=False).encode("utf-8")).hexdigest()
         return result
+
+    def _call(self, name: str, what: str, pointer: str) -> None:
+        """Run a subprogram the case made (setup, reads); any failure is the case's problem at ``pointer``."""
+        try:
+            self.program.call(name)
+        except (AslError, AslCompileError, RecursionError) as exc:
+            raise CaseProblem(f"{what} failed: {type(exc).__name__}: {exc}", pointer) from None
+        except MemoryError:
+            raise CaseProblem(f"{what} needs more memory than this process can have", pointer) from None
 
     def _global_text(self, name: str) -> str | None:
         from .asl.probe import short_text

@@ -6,6 +6,8 @@ Every record keeps the file and line it came from. Parsed JSON is deep-frozen
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -264,6 +266,12 @@ def slug(text: str) -> str:
 
 def derived_requirement_id(surface: str, mnemonic: str) -> str:
     return f"PTO-INST-{slug(surface)}-{slug(mnemonic)}"
+
+
+def asl_name(mnemonic: str) -> str:
+    """How ASL subprogram names spell a mnemonic: every run of characters outside [A-Za-z0-9] becomes '_'
+    (``InstructionContractExecute_L_BSTOP``, ``TMATMUL_MX``)."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
 
 
 def mnemonic_stem(mnemonic: str) -> str:

@@ -60,19 +60,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OutputRefused as exc:
         err.write(exc.format() + "\n")
         return 2
-    try:
-        generated = _read_decoders(args.decoders)
-    except OSError as exc:
-        err.write(f"{args.decoders}: error[IO-READ]: cannot read the generated decoders: {exc.strerror or exc}\n")
-        return 2
-    except UnicodeDecodeError:
-        err.write(f"{args.decoders}: error[IO-READ]: the generated decoders are not UTF-8 text\n")
+    generated = decoders_for(result.catalog, args.decoders, err)
+    if generated is False:
         return 2
     inputs = avs_inputs(result.catalog, args.pattern)
-    if inputs.needs_decoders and generated is None:
-        err.write(f"{root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders; pass the generated "
-                  "ASL with --decoders FILE (python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
-        return 2
     started = time.monotonic()
     progress = _progress(err, started) if not args.quiet and err.isatty() else None
     doc = run_avs_on_catalog(inputs, generated, jobs=args.jobs, cache_dir=cache, progress=progress,
@@ -89,6 +80,25 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _print_summary(doc, out, quiet=args.quiet, seconds=time.monotonic() - started)
     s = doc["summary"]
     return 0 if s["total"] and s["pass"] == s["total"] else 1
+
+
+def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:
+    """The generated decoder ASL at ``path`` (None without a path), or False after printing why the model cannot
+    be linked: the file cannot be read, or the model depends on generated:decoders and no file was given."""
+    from ..avs import needs_decoders
+    try:
+        generated = _read_decoders(path)
+    except OSError as exc:
+        err.write(f"{path}: error[IO-READ]: cannot read the generated decoders: {exc.strerror or exc}\n")
+        return False
+    except UnicodeDecodeError:
+        err.write(f"{path}: error[IO-READ]: the generated decoders are not UTF-8 text\n")
+        return False
+    if generated is None and needs_decoders(catalog):
+        err.write(f"{catalog.root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders; pass the "
+                  "generated ASL with --decoders FILE (python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
+        return False
+    return generated
 
 
 def _read_decoders(path: str | None) -> str | None:

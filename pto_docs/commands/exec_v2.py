@@ -24,10 +24,9 @@ def v2_runner(args, out: TextIO, err: TextIO):
 
 
 def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
-    from ..avs import avs_inputs
     from ..exec_model import CaseProblem, ModelRunner
     from ..output_guard import OutputRefused, check_cache_dir
-    from .avs_cmd import _read_decoders, default_cache_dir
+    from .avs_cmd import decoders_for, default_cache_dir
     from .validate_cmd import load_or_report, report_tree_errors
     result = load_or_report(args.spec_root, err)
     if result is None:
@@ -40,14 +39,8 @@ def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
     except OutputRefused as exc:
         err.write(exc.format() + "\n")
         return 2
-    try:
-        generated = _read_decoders(args.decoders)
-    except (OSError, UnicodeDecodeError) as exc:
-        err.write(f"{args.decoders}: error[IO-READ]: cannot read the generated decoders: {getattr(exc, 'strerror', None) or exc}\n")
-        return 2
-    if generated is None and avs_inputs(result.catalog, "\0").needs_decoders:
-        err.write(f"{root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders; pass the generated "
-                  "ASL with --decoders FILE (python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
+    generated = decoders_for(result.catalog, args.decoders, err)
+    if generated is False:
         return 2
     try:
         runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"))

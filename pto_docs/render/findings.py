@@ -94,14 +94,13 @@ class FlagsNotice:
 
 def flags_notices(catalog: Catalog, findings, unit: Unit, src: str, *, via: bool) -> tuple[FlagsNotice, ...]:
     """The notices of ``unit``: its own findings, or (``via``) those of the functions its execution calls."""
-    import re
-
     from ..flags_check import executes_through
+    from ..model import asl_name
     from . import routes
     out = []
     for f in findings:
         if via:
-            stem = re.sub(r"[^A-Za-z0-9]+", "_", unit.mnemonic or "")
+            stem = asl_name(unit.mnemonic or "")
             if not unit.is_instruction or not executes_through(unit.file.text, stem, f.function):
                 continue
         elif f.path != unit.path:

@@ -150,8 +150,8 @@ class SiteBuild(PageEvents):
         profile = self.options.avs_profile
 
         def run(catalog):
-            from ..avs import avs_inputs, examples_results
-            if generated is None and avs_inputs(catalog, "\0").needs_decoders:
+            from ..avs import examples_results, needs_decoders
+            if generated is None and needs_decoders(catalog):
                 if self.locale is None:
                     log.info(f"{root}: the ASL model depends on generated:decoders and avs_decoders is not set: "
                              "no worked examples from the AVS test points (avs_examples: run)")
