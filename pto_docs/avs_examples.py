@@ -18,7 +18,6 @@ canonical JSON) that the traceability report lists and the review lock can pin.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping
@@ -31,6 +30,7 @@ WORD_ENTRIES = ("ExecuteScalarInstruction", "ExecuteCommandInstruction")
 CONTRACT_ENTRY = "InstructionContractExecute_"
 KIND_ORDER = {"execution": 0, "fault": 1}
 PER_PAGE = 2
+RICH_ROOTS = 8  # a step that changes more of the state's top-level variables shows more: preferred, up to this many
 
 
 @dataclass(frozen=True)
@@ -206,28 +206,27 @@ def examples_by_unit(catalog: Catalog, doc: Mapping | None, statuses: Mapping) -
                 ids = {owner.id} if owner_tile else set()
             owned.append((ids, decoded))
         sequence = tuple(_describe(step, decoded) for step, (_ids, decoded) in zip(steps, owned))
-        seen: set[str] = set()
         for i, (step, (ids, decoded)) in enumerate(zip(steps, owned)):
             if "changed" not in step:  # pruned by pto-docs avs --examples: not an example
                 continue
             faulted = _faulted(step)
+            richness = min(len({_root(change[0]) for change in step["changed"]}), RICH_ROOTS)
             for uid in sorted(ids):
                 unit = catalog.units.get(uid)
-                if unit is None or (uid in seen and not (test.kind == "fault" and faulted)):
+                if unit is None:
                     continue
-                seen.add(uid)
                 own = owner is not None and owner.id == uid
                 rank = (0 if status == "pass" else 1, 0 if own else 1, KIND_ORDER.get(test.kind, 2),
-                        0 if (test.kind == "fault") == faulted else 1, test.id, i)
-                candidates.setdefault(uid, []).append((rank, AvsExample(
-                    uid, unit.mnemonic or "", test.id, test.path, test.kind, status, profile, i, step, sequence,
-                    decoded, own, digest(step, decoded))))
+                        0 if (test.kind == "fault") == faulted else 1, -richness, test.id, i)
+                candidates.setdefault(uid, []).append((rank, (uid, unit.mnemonic or "", test.id, test.path, test.kind,
+                                                              status, profile, i, step, sequence, decoded, own)))
     _borrow_for_aliases(catalog, candidates)
     out: dict[str, list[AvsExample]] = {}
     for uid, found in candidates.items():
         found.sort(key=lambda pair: pair[0])
         chosen, kinds = [], set()
-        for _rank, example in found:
+        for _rank, fields in found:
+            example = AvsExample(*fields, digest=digest(fields[8], fields[10]))
             key = example.kind if example.kind in KIND_ORDER else "other"
             if key in kinds or (key == "other" and chosen):
                 continue
@@ -266,12 +265,20 @@ def _borrow_for_aliases(catalog: Catalog, candidates: dict[str, list[tuple]]) ->
             continue
         engine = unit.record.get("alias_engine")
         borrowed = []
-        for rank, ex in candidates[target.id]:
-            test = catalog.tests.get(ex.test_id)
+        for rank, fields in candidates[target.id]:
+            test = catalog.tests.get(fields[2])
             owner = catalog.unit_for_path(test.source) if test is not None else None
             on_engine = owner is not None and engine is not None and owner.engine == engine
-            borrowed.append(((0 if on_engine else 1, *rank), dataclasses.replace(ex, unit_id=unit.id, own=False)))
+            borrowed.append(((0 if on_engine else 1, *rank), (unit.id, *fields[1:11], False)))
         candidates[unit.id] = borrowed
+
+
+def _root(name: str) -> str:
+    """The global variable a state path starts with (``_Tiles[2].payload[0..3]`` -> ``_Tiles``)."""
+    for i, ch in enumerate(name):
+        if ch in "[.":
+            return name[:i]
+    return name
 
 
 def _describe(step: Mapping, decoded: Decoded | None) -> str:
