@@ -50,11 +50,39 @@ def id_entries(cat: Catalog) -> list[list]:
     return [list(r) for r in sorted(rows, key=lambda r: (r[0], r[4], r[1]))]
 
 
-def id_index_json(cat: Catalog) -> bytes:
+def _translated(cat: Catalog, locale: str, subject: str, pointer: str, english: str) -> str:
+    tr = cat.translations.get((locale, subject))
+    hit = tr.strings.get(pointer) if tr is not None else None
+    return hit.text if hit is not None and hit.text else english
+
+
+def quick_entries(cat: Catalog, examples=None) -> dict[str, list[list]]:
+    """Per language, ``[url, title, text]`` of every instruction (its summary and its worked examples' captions),
+    unit (summary) and ADR (title): the titles and summaries ``pto-search.js`` matches at once, while Material's
+    full-text index is still being built in the browser."""
+    out: dict[str, list[list]] = {}
+    for loc in LOCALES:
+        rows = []
+        for unit in sorted(cat.units.values(), key=lambda u: u.id):
+            text = _translated(cat, loc, unit.id, "/summary", unit.summary or "")
+            for ex in (examples or {}).get(unit.id, ()):
+                caption = (getattr(ex, "caption", None) or {})
+                text += " " + (caption.get(loc) or caption.get("en") or "")
+            rows.append([_url(routes.unit_src(unit)), unit.mnemonic or unit.id, text.strip()])
+        for aid, adr in sorted(cat.adrs.items()):
+            title = _translated(cat, loc, aid, "/title", adr.title or "")
+            rows.append([_url(routes.adr_src(aid)), aid, title])
+        out[loc] = rows
+    return out
+
+
+def id_index_json(cat: Catalog, examples=None) -> bytes:
     data = {
         "version": 1,
         "kinds": {loc: [labels(loc).t(f"search.kind_{k}") for k in KINDS] for loc in LOCALES},
         "exact": {loc: labels(loc).t("search.exact") for loc in LOCALES},
+        "quick_label": {loc: labels(loc).t("search.quick") for loc in LOCALES},
         "entries": [row[:4] for row in id_entries(cat)],
+        "quick": quick_entries(cat, examples),
     }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -451,7 +451,7 @@ class SiteRenderer:
         lookup of the search box (render/id_index.py)."""
         from .id_index import PATH, id_index_json
         if "_id_index" not in self.__dict__:
-            self._id_index = id_index_json(self.catalog)
+            self._id_index = id_index_json(self.catalog, self.data.examples)
         yield PATH, self._id_index
         for examples in self.data.examples.values():
             for ex in examples:

@@ -22,6 +22,9 @@ GENERATED_ENGLISH_JS = r"""() => {
   return out;
 }"""
 
+# Material's own full-text results (not the exact-id box nor the quick matches of pto-search.js)
+MATERIAL_ITEMS = ".md-search-result__list:not(.pto-exact__list) > .md-search-result__item"
+
 OVERFLOW_JS = """() => ({width: document.documentElement.scrollWidth, viewport: document.documentElement.clientWidth,
                   height: document.documentElement.scrollHeight})"""
 
@@ -57,7 +60,7 @@ def search(page, url: str, query: str, timeout_ms: int = 60000) -> list[tuple[st
     page.wait_for_function("document.querySelectorAll('.pto-exact__item, .md-search-result__item').length > 0",
                            timeout=timeout_ms)
     if not query.isascii() or not re.fullmatch(r"[A-Za-z0-9.-]+", query):
-        page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0", timeout=timeout_ms)
-    return page.evaluate("""() => Array.from(document.querySelectorAll(
-        '.pto-exact:not([hidden]) .pto-exact__item a, .md-search-result__item > a')).slice(0, 10)
+        page.wait_for_function(f"document.querySelectorAll('{MATERIAL_ITEMS}').length > 0", timeout=timeout_ms)
+    return page.evaluate(f"""() => Array.from(document.querySelectorAll(
+        '.pto-exact:not([hidden]) .pto-exact__item a, {MATERIAL_ITEMS} > a')).slice(0, 10)
         .map(a => [a.querySelector('h1') ? a.querySelector('h1').textContent.trim() : '', a.href])""")

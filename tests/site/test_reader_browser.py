@@ -145,3 +145,31 @@ def test_catalog_404_offers_search_and_both_homes(page, catalog_url):
         homes = page.eval_on_selector_all(".pto-404 a[hreflang]", "els => els.map(a => a.getAttribute('href'))")
         assert homes == ["/", "/zh-CN/"]
     assert page.locator(".md-footer-meta").inner_text().strip()  # the footer is no empty band
+
+
+@pytest.mark.parametrize("url_fixture", ["catalog_url", "real_url"])
+@pytest.mark.parametrize("lang,query", [("", "square root"), ("zh-CN/", "平方根")])
+def test_quick_matches_answer_while_the_full_text_index_is_still_loading(page, request, url_fixture, lang, query):
+    """While Material's index has not arrived (its request is held here), pto-search.js answers from titles and
+    summaries: TSQRT is among the quick matches; once Material shows its own results the quick matches go."""
+    base = request.getfixturevalue(url_fixture)
+    held = []
+    page.route("**/search/search_index.json", lambda route: held.append(route))
+    page.goto(base + lang)
+    page.keyboard.press("s")
+    box = page.locator("input.md-search__input")
+    box.fill(query)
+    box.press("End")
+    page.wait_for_function("document.querySelectorAll('.pto-quick:not([hidden]) .pto-quick__item').length > 0",
+                           timeout=30000)
+    titles = page.eval_on_selector_all(".pto-quick__item h1", "els => els.map(e => e.textContent)")
+    assert "TSQRT" in titles[:3], titles
+    assert page.locator(".pto-quick__meta").inner_text().strip()
+    for route in held:
+        route.continue_()
+    page.unroute("**/search/search_index.json")
+    page.wait_for_function(
+        "document.querySelectorAll('.md-search-result__list:not(.pto-exact__list) > .md-search-result__item').length > 0",
+        timeout=60000)
+    page.wait_for_function("document.querySelector('.pto-quick') === null || document.querySelector('.pto-quick').hidden",
+                           timeout=10000)
