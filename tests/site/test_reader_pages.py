@@ -123,3 +123,24 @@ def test_id_index_answers_mnemonics_and_ids(renderer):
     adr = sorted(renderer.catalog.adrs)[0]
     assert by_key[normalise(adr.lower().replace("-", " "))][0][0] == routes.url_of(routes.adr_src(adr))
     assert data["kinds"]["zh-CN"][0] == "指令" and data["exact"]["en"] == "Exact match"
+
+
+def test_id_index_carries_the_quick_matches_of_each_language(renderer):
+    """Titles and summaries (translated where the tree translates them) and the worked examples' captions in the
+    page's language: what pto-search.js matches while Material's index loads."""
+    import json
+
+    from pto_docs.render.id_index import PATH
+    data = json.loads(dict(renderer.files())[PATH])
+    cat = renderer.catalog
+    tsqrt = cat.find_instruction("TSQRT", "tile")
+    url = routes.url_of(routes.unit_src(tsqrt))
+    en = {row[0]: row for row in data["quick"]["en"]}
+    zh = {row[0]: row for row in data["quick"]["zh-CN"]}
+    assert en[url][1] == "TSQRT" and tsqrt.summary in en[url][2]
+    assert "平方根" in zh[url][2] and "平方根" not in en[url][2]
+    translated = cat.translations.get(("zh-CN", tsqrt.id))
+    if translated is not None and "/summary" in translated.strings:
+        assert translated.strings["/summary"].text in zh[url][2]
+    assert len(data["quick"]["en"]) == len(cat.units) + len(cat.adrs) == len(data["quick"]["zh-CN"])
+    assert data["quick_label"]["en"] and data["quick_label"]["zh-CN"] != data["quick_label"]["en"]
