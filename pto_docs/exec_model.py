@@ -64,12 +64,15 @@ def check_case(case: Mapping) -> None:
 class ModelRunner:
     """One linked model of a spec tree (its units + the generated decoders), reused case after case."""
 
-    def __init__(self, catalog: Catalog, generated: str | None, cache_dir=None, profile: str = "ieee"):
+    def __init__(self, catalog: Catalog, generated: str | None, cache_dir=None, profile: str = "ieee",
+                 calls: tuple[str, ...] = ()):
+        """``calls``: the subprograms the cases will call by name, watched like the instruction entry points (so
+        a case that calls, say, ``ExecuteTilePartial`` or a helper still gets its state before and after)."""
         from .avs import instruction_entry_names, model_units
         self.catalog = catalog
         self.profile = profile
         self.session = Session(load_model(model_units(catalog), generated, cache_dir), profile,
-                               instruction_entry_names(catalog) or True)
+                               [*instruction_entry_names(catalog), *calls] or True)
         self.program = self.session.program
         self.decoder = Decoder(catalog)
 

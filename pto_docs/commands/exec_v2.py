@@ -43,7 +43,8 @@ def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
     if generated is False:
         return 2
     try:
-        runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"))
+        calls = (case["instruction"]["call"],) if "call" in case["instruction"] else ()
+        runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"), calls)
         doc = runner.run(case)
     except CaseProblem as exc:
         err.write(f"{name}:1:1: error[EXEC-CASE]: {exc} (at {exc.pointer})\n")
