@@ -42,20 +42,17 @@ def default_cache_dir() -> Path:
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ..avs import avs_inputs, instruction_entry_names, run_avs_on_catalog
-    from ..output_guard import OutputRefused, check_cache_dir, check_output_file
-    from .validate_cmd import load_or_report, report_tree_errors
+    from ..output_guard import OutputRefused, check_output_file
 
     if args.jobs is not None and args.jobs < 1:
         err.write("pto-docs avs: error[USAGE]: --jobs must be at least 1\n")
         return 2
-    result = load_or_report(args.spec_root, err)
-    if result is None:
-        return 2
-    if report_tree_errors(result, err, "avs", "no test point run"):
-        return 1
+    loaded = load_with_cache(args, err, "avs", "no test point run", tree_errors_exit=1)
+    if isinstance(loaded, int):
+        return loaded
+    result, cache = loaded
     root = result.catalog.root
     try:
-        cache = check_cache_dir(args.cache_dir or default_cache_dir(), root)
         targets = [check_output_file(p, root) if p != "-" else p for p in (args.json_out, args.junit_out) if p]
     except OutputRefused as exc:
         err.write(exc.format() + "\n")
@@ -80,6 +77,24 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _print_summary(doc, out, quiet=args.quiet, seconds=time.monotonic() - started)
     s = doc["summary"]
     return 0 if s["total"] and s["pass"] == s["total"] else 1
+
+
+def load_with_cache(args, err: TextIO, command: str, consequence: str, tree_errors_exit: int):
+    """The loaded tree and the checked parsed-model cache directory (``--cache-dir``, never inside the tree) of a
+    command that links the tree's ASL model, or the exit code after printing why not."""
+    from ..output_guard import OutputRefused, check_cache_dir
+    from .validate_cmd import load_or_report, report_tree_errors
+    result = load_or_report(args.spec_root, err)
+    if result is None:
+        return 2
+    if report_tree_errors(result, err, command, consequence):
+        return tree_errors_exit
+    try:
+        cache = check_cache_dir(args.cache_dir or default_cache_dir(), result.catalog.root)
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return 2
+    return result, cache
 
 
 def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:

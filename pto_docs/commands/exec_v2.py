@@ -25,20 +25,11 @@ def v2_runner(args, out: TextIO, err: TextIO):
 
 def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
     from ..exec_model import CaseProblem, ModelRunner
-    from ..output_guard import OutputRefused, check_cache_dir
-    from .avs_cmd import decoders_for, default_cache_dir
-    from .validate_cmd import load_or_report, report_tree_errors
-    result = load_or_report(args.spec_root, err)
-    if result is None:
-        return 2
-    if report_tree_errors(result, err, "exec", "the case was not run"):
-        return 2
-    root = result.catalog.root
-    try:
-        cache = check_cache_dir(args.cache_dir or default_cache_dir(), root)
-    except OutputRefused as exc:
-        err.write(exc.format() + "\n")
-        return 2
+    from .avs_cmd import decoders_for, load_with_cache
+    loaded = load_with_cache(args, err, "exec", "the case was not run", tree_errors_exit=2)
+    if isinstance(loaded, int):
+        return loaded
+    result, cache = loaded
     generated = decoders_for(result.catalog, args.decoders, err)
     if generated is False:
         return 2

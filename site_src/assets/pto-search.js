@@ -44,6 +44,26 @@
     return el;
   }
 
+  /* One result in Material's own markup (its styles apply); text only, never HTML. */
+  function resultItem(cls, url, title, text) {
+    var li = document.createElement("li");
+    li.className = "md-search-result__item " + cls;
+    var a = document.createElement("a");
+    a.className = "md-search-result__link";
+    a.href = new URL(url, base).href;
+    var article = document.createElement("article");
+    article.className = "md-search-result__article md-typeset";
+    var h = document.createElement("h1");
+    h.textContent = title;
+    var p = document.createElement("p");
+    p.textContent = text;
+    article.appendChild(h);
+    article.appendChild(p);
+    a.appendChild(article);
+    li.appendChild(a);
+    return li;
+  }
+
   function render(query) {
     var el = box();
     if (!el || !index) return;
@@ -51,22 +71,7 @@
     var list = el.querySelector(".pto-exact__list");
     list.textContent = "";
     current.forEach(function (e) {
-      var li = document.createElement("li");
-      li.className = "md-search-result__item pto-exact__item";
-      var a = document.createElement("a");
-      a.className = "md-search-result__link";
-      a.href = new URL(e[1], base).href;
-      var article = document.createElement("article");
-      article.className = "md-search-result__article md-typeset";
-      var h = document.createElement("h1");
-      h.textContent = e[3];
-      var p = document.createElement("p");
-      p.textContent = index.kinds[e[2]] || "";
-      article.appendChild(h);
-      article.appendChild(p);
-      a.appendChild(article);
-      li.appendChild(a);
-      list.appendChild(li);
+      list.appendChild(resultItem("pto-exact__item", e[1], e[3], index.kinds[e[2]] || ""));
     });
     el.querySelector(".pto-exact__meta").textContent = index.exact;
     el.hidden = current.length === 0;
@@ -108,22 +113,8 @@
     var list = quick.querySelector(".pto-quick__list");
     list.textContent = "";
     hits.forEach(function (e) {
-      var li = document.createElement("li");
-      li.className = "md-search-result__item pto-quick__item";
-      var a = document.createElement("a");
-      a.className = "md-search-result__link";
-      a.href = new URL(e.url, base).href;
-      var article = document.createElement("article");
-      article.className = "md-search-result__article md-typeset";
-      var h = document.createElement("h1");
-      h.textContent = e.title;
-      var p = document.createElement("p");
-      p.textContent = e.text.length > 160 ? e.text.slice(0, 157) + "…" : e.text;
-      article.appendChild(h);
-      article.appendChild(p);
-      a.appendChild(article);
-      li.appendChild(a);
-      list.appendChild(li);
+      var text = e.text.length > 160 ? e.text.slice(0, 157) + "…" : e.text;
+      list.appendChild(resultItem("pto-quick__item", e.url, e.title, text));
     });
     quick.querySelector(".pto-quick__meta").textContent = index.quickLabel;
     quick.hidden = hits.length === 0;
