@@ -58,7 +58,16 @@ class PageParts:
         return SEARCHABLE.sub(lambda m: self.search[int(m.group(1))], html) if self.search else html
 
     def fill_heavy(self, html: str) -> str:
-        return HEAVY.sub(lambda m: self.heavy[int(m.group(1))], html) if self.heavy else html
+        """``html`` with every heavy placeholder replaced by its fragment, and the placeholders a heavy fragment
+        holds (a heavy block around ``H()`` values) by theirs."""
+        if not self.heavy:
+            return html
+        heavy = self.heavy
+
+        def fill(m: re.Match) -> str:
+            part = heavy[int(m.group(1))]
+            return HEAVY.sub(fill, part) if "<!--pto-h:" in part else part
+        return HEAVY.sub(fill, html)
 
     def assembled(self) -> str:
         """The page as one text (Markdown with every fragment in place): for tests and the page hash."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,42 @@ def test_a_whole_build_gives_byte_identical_search_indexes(tmp_path, monkeypatch
         assert len(a) > 10_000
         assert a == b, lang or "en"
     assert os.path.getsize(fast / "zh-CN" / "search" / "search_index.json") > 0
+
+
+# -- what the search plugin is given --------------------------------------------------------------
+def test_nested_heavy_fragments_are_filled_in_place():
+    from pto_docs.render.pages import PageParts
+    parts = PageParts("a <!--pto-f:0--> z", search=["<p>[<!--pto-h:2-->]</p>"],
+                      heavy=["<code>sha</code>", "<pre>src</pre>", "<div><!--pto-h:0--> <!--pto-h:1--></div>"])
+    assert parts.assembled() == "a <p>[<div><code>sha</code> <pre>src</pre></div>]</p> z"
+    assert parts.fill_search(parts.markdown) == "a <p>[<!--pto-h:2-->]</p> z"  # what search parses: no heavy part
+
+
+EXCLUDED_BLOCKS = ('class="pto-evidence-item"', 'class="pto-table pto-symbols"', 'class="pto-table pto-bitfield"',
+                   'class="pto-section pto-metadata"', '<table class="pto-table" data-search-exclude>')
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-CN"])
+def test_excluded_evidence_and_tables_reach_the_page_but_not_the_search_parser(renderer, locale):
+    """The blocks search excludes anyway (each test's evidence entry, the ADR, operand, symbol and bit-field tables,
+    the metadata) are heavy fragments: in the page, never parsed by the search plugin, same index."""
+    unit = next(u for u in renderer.units if u.mnemonic == "TMUL")
+    parts = renderer.unit_page(unit, locale)
+    searched = parts.fill_search(parts.markdown)
+    page = parts.assembled()
+    for marker in ('class="pto-evidence-item"', 'class="pto-table pto-symbols"', 'class="pto-table pto-bitfield"',
+                   'class="pto-section pto-metadata"', "<th>ASL source</th>" if locale == "en" else 'class="pto-table"'):
+        assert marker in page, marker
+    for marker in ('class="pto-evidence-item"', 'class="pto-table pto-symbols"', 'class="pto-table pto-bitfield"',
+                   'class="pto-section pto-metadata"'):
+        assert marker not in searched, marker
+    # each such block, put back in place for the search parser, adds nothing to what it indexes
+    moved = 0
+    for m in re.finditer(r"<!--pto-h:(\d+)-->", searched):
+        block = parts.fill_heavy(m.group(0))
+        if not any(marker in block[:200] for marker in EXCLUDED_BLOCKS):
+            continue
+        moved += 1
+        inline = searched[:m.start()] + block + searched[m.end():]
+        assert shape(search_fast.sections(inline)) == shape(search_fast.sections(searched)), block[:120]
+    assert moved >= 4
