@@ -9,6 +9,6 @@ SHIPPED = {"pto_docs.templates": "templates", "pto_docs.site_src": "site_src"}
 setup(
     packages=find_packages(include=["pto_docs", "pto_docs.*"]) + list(SHIPPED),
     package_dir=SHIPPED,
-    package_data={"pto_docs": ["schemas/*.json", "i18n/*.yaml", "trace/*.yaml", "site/*.yml"],
+    package_data={"pto_docs": ["schemas/*.json", "i18n/*.yaml", "trace/*.yaml", "site/*.yml", "site/speedups/*.json"],
                   **{name: ["**/*"] for name in SHIPPED}},
 )

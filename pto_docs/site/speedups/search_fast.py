@@ -13,8 +13,9 @@ without changing a byte of ``search_index.json``:
   as start then end). Anything else (other comments, doctypes, processing instructions, ``<script>`` or
   ``<style>`` content, unquoted attributes, a stray ``<``), or any failure, hands the whole page to
   Material's own parser instead, so the result never depends on which path ran.
-* :func:`install` memoises jieba per Chinese run (the same labels recur on every page) and compiles
-  Material's Han-script pattern once instead of once per string.
+* :func:`install` memoises jieba per Chinese run (the same labels recur on every page), takes the runs of
+  pto-docs' own Chinese from a table jieba made once (``zh_segments``: jieba's dictionary is then never loaded
+  for an untranslated tree), and compiles Material's Han-script pattern once instead of once per string.
 
 ``tests/site/test_search_fast.py`` checks both against Material's implementation: generated HTML, every
 page of the sample tree, and byte-identical search indexes of a whole build with and without this module.
@@ -25,6 +26,8 @@ from __future__ import annotations
 import functools
 import re
 from html import escape, unescape
+
+from . import zh_segments
 
 try:
     from material.plugins.search import plugin as material_search
@@ -213,10 +216,16 @@ def sections(html: str) -> list:
 _HAN = None
 
 
+_OWN_DICTIONARY = [False]  # the search plugin of this build names a jieba dictionary of its own (install)
+
+
 @functools.cache
 def _segment_run(run: str) -> str:
-    import jieba
-    return "".join(["\u200b", "\u200b".join(jieba.cut(run.encode("utf-8"))), "\u200b"])
+    words = None if _OWN_DICTIONARY[0] else zh_segments.known(run)
+    if words is None:
+        import jieba
+        words = jieba.cut(run.encode("utf-8"))
+    return "".join(["\u200b", "\u200b".join(words), "\u200b"])
 
 
 def segment_chinese(data: str) -> str:
@@ -249,6 +258,8 @@ def install(search_plugin) -> bool:
     if not all(hasattr(index, name) for name in ("create_entry_for_section", "_segment_chinese")):
         return False
     index.add_entry_from_context = functools.partial(add_entry_from_context, index)
+    config = getattr(search_plugin, "config", None)
+    _OWN_DICTIONARY[0] = bool(getattr(config, "jieba_dict", None) or getattr(config, "jieba_dict_user", None))
     _segment_run.cache_clear()  # jieba's dictionary is set in the search plugin's on_config of this build
     if material_search.jieba is not None:
         index._segment_chinese = segment_chinese
