@@ -157,7 +157,31 @@ def relations(data: SiteData, unit: Unit, src: str, lines) -> dict[str, Any]:
     }
 
 
-def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
+@dataclass(frozen=True)
+class CostlyParts:
+    """The parts of an instruction's page model that cost most to make (Pygments, the register diagrams, the
+    JSON blocks: four fifths of a model), and that are plain values: another process can make them."""
+
+    regions: tuple[AslRegion, ...]
+    encoding: EncodingView
+    record_json: Markup
+    trace_json: Markup
+
+
+def costly_parts(data: SiteData, unit: Unit) -> CostlyParts:
+    return CostlyParts(
+        regions=tuple(
+            AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1,
+                      highlighted(r.text.rstrip("\n"), "asl", r.begin_line + 1))
+            for r in unit.regions if r.name in ("decode", "operation")),
+        encoding=encoding_view(data.catalog, unit),
+        record_json=json_block(thaw(unit.record)),
+        trace_json=json_block(data.trace_row(unit)))
+
+
+def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | None = None) -> InstructionModel:
+    """``costly``: the unit's :func:`costly_parts` made beforehand (render/pages.py, ``prepare``), else made here."""
+    costly = costly or costly_parts(data, unit)
     contract = unit.contract
     prose: dict[str, tuple[Prose, ...]] = {}
     for key in CONTRACT_PROSE:
@@ -169,9 +193,6 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
     operands = tuple(
         (str(o.get("field", "")), Prose(unit.id, f"/contract/operands/{i}/role", o["role"]) if isinstance(o.get("role"), str) else None)
         for i, o in enumerate(contract.get("operands", ()) or ()) if isinstance(o, Mapping))
-    regions = tuple(
-        AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1, highlighted(r.text.rstrip("\n"), "asl", r.begin_line + 1))
-        for r in unit.regions if r.name in ("decode", "operation"))
     src = routes.unit_src(unit)
     trace = data.trace_row(unit)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
@@ -182,17 +203,17 @@ def build_instruction_model(data: SiteData, unit: Unit) -> InstructionModel:
         summary=Prose(unit.id, "/summary", unit.summary),
         assembly=assembly,
         symbols=symbol_rows(unit, _forms_for_symbols(data, unit)),
-        encoding=encoding_view(data.catalog, unit),
+        encoding=costly.encoding,
         contract=prose,
         contract_operands=operands,
         examples=example_views(data.examples.get(unit.id, ())),
-        regions=regions,
+        regions=costly.regions,
         full_asl=plain_asl(unit.file.text.rstrip("\n")),
         ndf=unit.ndf,
         evidence=evidence_view(data, unit, src),
         record_fields=len(unit.record),
-        record_json=json_block(thaw(unit.record)),
-        trace_json=json_block(trace),
+        record_json=costly.record_json,
+        trace_json=costly.trace_json,
         documentation=documentation,
         documentation_sha256=data.tree.sha256(documentation) if documentation else None,
         findings=findings_of(unit),

@@ -37,7 +37,7 @@ from .adr_links import rewrite as rewrite_adr_links
 from .env import Prose, environment
 from .evidence import evidence_view
 from .fragments import json_block, plain_asl
-from .instruction import InstructionModel, build_instruction_model
+from .instruction import CostlyParts, InstructionModel, build_instruction_model, costly_parts
 from .markdown_safe import adr_html, safe_markdown
 from .sitedata import SiteData
 
@@ -179,6 +179,7 @@ class SiteRenderer:
         self._avs_key = canonical_sha256(avs) if avs is not None else ""
         self.env = environment(templates_dir)
         self._models: dict[str, Any] = {}
+        self._costly: dict[str, CostlyParts] = {}  # instruction units' costly model parts made by a helper process
         self.translators: dict[str, Translator] = {}
         self.units = sorted(catalog.units.values(), key=lambda u: routes.unit_src(u))
         self.stats = {"models": 0, "pages": 0, "reused_models": 0, "reused_pages": 0, "reused_index_pages": 0}
@@ -298,8 +299,9 @@ class SiteRenderer:
                 self.unit_reads[unit.id] = prev.unit_reads.get(unit.id, frozenset())
                 self.stats["reused_models"] += 1
             else:
-                cached = self._reading(unit.id, lambda: build_instruction_model(self.data, unit) if unit.is_instruction
-                                       else self._unit_model(unit))
+                costly = self._costly.pop(unit.id, None)
+                cached = self._reading(unit.id, lambda: build_instruction_model(self.data, unit, costly)
+                                       if unit.is_instruction else self._unit_model(unit))
                 self.stats["models"] += 1
             self.unit_key(unit)
             self._models[unit.id] = cached
@@ -431,8 +433,14 @@ class SiteRenderer:
                             body_html=adr_html(safe_markdown(body_text)), front=front, links=links)
         return out.parts(self._with_banner(text, locale, tr, out)), tuple(tr.seen)
 
-    def prepare(self) -> None:
-        """Build every unit's page model now (before a fork, so both language processes share them)."""
+    def prepare(self, helper: bool = False) -> None:
+        """Build every unit's page model now (before a fork, so both language processes share them).
+
+        With ``helper`` (a first build on POSIX), a forked process makes the costly parts of about half of the
+        instruction models (:func:`~.instruction.costly_parts`) while this one builds the other models; it hands
+        them back as the task's result, so the two cores share what was the longest stretch one core ran alone."""
+        if helper:
+            self._costly.update(_costly_parts_in_helper(self))
         for unit in self.units:
             self.model(unit)
 
@@ -479,3 +487,42 @@ class SiteRenderer:
     def missing_report(self, locale: str) -> list[str]:
         t = self.translators.get(locale)
         return [f"{s}{p}" for s, p in sorted(t.missing)] if t else []
+
+
+# -- the helper process of prepare() ----------------------------------------------------------------------------
+HELPER_SHARE = 0.55  # the helper makes only the costly parts; this process builds every model besides
+HELPER_MIN = 16  # fewer instruction units than this: not worth a process
+_LENDING: list = []  # the renderer whose units the helper forked from it reads (set only around the submit)
+
+
+def _helper_task(unit_ids: list[str]) -> dict[str, CostlyParts]:
+    renderer = _LENDING[-1]
+    return {uid: costly_parts(renderer.data, renderer.catalog.units[uid]) for uid in unit_ids}
+
+
+def _costly_parts_in_helper(renderer: SiteRenderer) -> dict[str, CostlyParts]:
+    """The costly parts of the last ``HELPER_SHARE`` of the instruction units still to model, made by a forked
+    process while the caller goes on; {} when there is nothing worth it, or the helper fails (the caller then
+    makes them itself: the pages are the same either way)."""
+    import concurrent.futures as cf
+    import multiprocessing
+    todo = [u for u in renderer.units if u.is_instruction and u.id not in renderer._models]
+    if len(todo) < HELPER_MIN:
+        return {}
+    given = todo[len(todo) - int(len(todo) * HELPER_SHARE):]
+    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    _LENDING.append(renderer)
+    try:
+        future = pool.submit(_helper_task, [u.id for u in given])  # (forked here, sharing the loaded catalog)
+    finally:
+        _LENDING.pop()
+    mine = set(u.id for u in given)
+    for unit in renderer.units:  # meanwhile: every other model
+        if unit.id not in mine:
+            renderer.model(unit)
+    try:
+        return future.result()
+    except Exception:  # noqa: BLE001 - a helper that failed costs time, never a page
+        return {}
+    finally:
+        pool.shutdown(wait=True)

@@ -93,7 +93,8 @@ class Languages:
             return
         if self.primary.state is not None:
             current_progress().stage("building page models")
-            self.primary.state.renderer.prepare()
+            # a helper process shares the first build's models; a serving rebuild builds few and keeps its reads
+            self.primary.state.renderer.prepare(helper=not self.primary.in_place)
         context = multiprocessing.get_context("fork")
         _SUBMITTING.append(self)
         try:
