@@ -9,7 +9,10 @@ RSQRT, EXP, LOG (float64 libm, then rounded once to the element type) on FP64, F
 returning IEEE 754 flags as the ASL's ``bits(5)`` vector (NV bit 0, DZ 1, OF 2, UF 3, NX 4).
 ``ScalarFPBinaryProfile`` ADD/SUB/MUL/DIV with round-to-nearest-even on type codes 0 (FP64), 1 (FP32),
 4 (FP16), 5 (BF16) is bound the same way (NumPy status flags for NV/DZ/OF; NX and UF from the exact
-rational result). Every other operation, type and rounding mode falls through to the ASL implementation.
+rational result). ``TileProfileFusedMultiplyAdd`` (TFMA) and ``TileProfileFloatingModulo`` with its flags (TREM: the
+floor modulo, whose nonzero result has the divisor's sign as for signed integers) are computed exactly with
+rationals and rounded once to nearest-even. Every other operation, type and rounding mode falls through to the
+ASL implementation.
 """
 
 from __future__ import annotations
@@ -143,6 +146,93 @@ def ieee_binary(op: str, spec, left: int, right: int) -> tuple[int, int]:
     return _encode(r, spec), flags
 
 
+# (precision p, emin, emax, canonical quiet NaN) of each bound floating type
+FORMATS = {
+    "TileDataType_FP64": (53, -1022, 1023, 0x7FF8000000000000),
+    "TileDataType_FP32": (24, -126, 127, 0x7FC00000),
+    "TileDataType_FP16": (11, -14, 15, 0x7E00),
+    "TileDataType_BF16": (8, -126, 127, 0x7FC0),
+}
+
+
+def _round_half_even(x: Fraction) -> int:
+    return round(x)  # Fraction.__round__ without digits: ties to even
+
+
+def round_exact(exact: Fraction, data_type: str) -> tuple[Fraction | float, int]:
+    """``exact`` (nonzero) rounded to nearest-even onto ``data_type``: (value or signed infinity, flags).
+
+    Tininess as the NumPy executor detects it (pto_docs/executor/dtypes.py ``round_to_format``): after rounding
+    with an unbounded exponent for the narrow types, on the rounded result for FP64."""
+    p, emin, emax, _ = FORMATS[data_type]
+    negative, a = exact < 0, abs(exact)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** e > a:
+        e -= 1  # now 2**e <= a < 2**(e+1)
+    quantum = Fraction(2) ** (max(e, emin) - p + 1)
+    rounded = _round_half_even(a / quantum) * quantum
+    inexact = rounded != a
+    if rounded >= Fraction(2) ** (emax + 1):
+        return (-math.inf if negative else math.inf), OF | NX
+    if p == 53:
+        tiny = rounded < Fraction(2) ** emin
+    else:
+        unbounded = Fraction(2) ** (e - p + 1)
+        tiny = _round_half_even(a / unbounded) * unbounded < Fraction(2) ** emin
+    flags = (NX if inexact else 0) | (UF if tiny and inexact else 0)
+    return (-rounded if negative else rounded), flags
+
+
+def _bits_of(value: Fraction | float, data_type: str, negative_zero: bool = False) -> int:
+    spec = FLOAT_TYPES[data_type]
+    if value == 0:
+        return _encode(-0.0 if negative_zero else 0.0, spec)
+    return _encode(float(value), spec)  # exact: the value is representable in the type (and in float64)
+
+
+def ieee_fused_multiply_add(data_type: str, addend: int, left: int, right: int) -> tuple[int, int]:
+    """(bits, flags) of left * right + addend with one rounding. The ASL (TileFixedFusedMultiplyAddValue) has
+    already taken the invalid cases (a signaling NaN, zero times infinity, opposite infinities)."""
+    spec = FLOAT_TYPES[data_type]
+    x, y, z = (float(_decode(b, spec)) for b in (left, right, addend))
+    if math.isnan(x) or math.isnan(y) or math.isnan(z):
+        return FORMATS[data_type][3], 0
+    if math.isinf(x) or math.isinf(y) or math.isinf(z):
+        return _encode(x * y + z, spec), 0  # an infinite product or addend: exact
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    if exact == 0:
+        special = x * y + z  # the sign of an exact zero sum (IEEE 754: -0 only for -0 + -0 under RNE)
+        return _bits_of(0, data_type, negative_zero=special == 0 and math.copysign(1.0, special) < 0), 0
+    value, flags = round_exact(exact, data_type)
+    return _encode(value, spec) if isinstance(value, float) else _bits_of(value, data_type), flags
+
+
+def ieee_floating_modulo(data_type: str, left: int, right: int) -> tuple[int, int]:
+    """(bits, flags) of the floor modulo left - floor(left / right) * right (a nonzero result has the divisor's
+    sign, as TREM's signed integers), correctly rounded; a NaN from non-NaN operands (infinite left, zero
+    right) is invalid."""
+    spec = FLOAT_TYPES[data_type]
+    x, y = float(_decode(left, spec)), float(_decode(right, spec))
+    snan = _is_snan(left, spec) or _is_snan(right, spec)
+    if math.isnan(x) or math.isnan(y):
+        return FORMATS[data_type][3], NV if snan else 0
+    if math.isinf(x) or y == 0:
+        return FORMATS[data_type][3], NV
+    if math.isinf(y):
+        if x == 0:
+            return _bits_of(0, data_type, negative_zero=y < 0), 0
+        return (_encode(y, spec) if (x < 0) != (y < 0) else left), 0
+    r = math.fmod(x, y)  # exact
+    if r == 0:
+        return _bits_of(0, data_type, negative_zero=math.copysign(1.0, y) < 0), 0
+    if (r < 0) == (y < 0):
+        return _encode(r, spec), 0
+    value, flags = round_exact(Fraction(r) + Fraction(y), data_type)
+    if value == 0:
+        return _bits_of(0, data_type, negative_zero=math.copysign(1.0, y) < 0), flags
+    return _bits_of(value, data_type), flags
+
+
 def bind_profile(program, profile: str) -> None:
     """Install ``profile``'s native hooks into ``program`` (pto-v0 installs none)."""
     if profile not in PROFILES:
@@ -177,3 +267,41 @@ def bind_profile(program, profile: str) -> None:
             return BV(bits, left.width), BV(flags, 5)
 
         program.ns[fn.pyname] = scalar_hook
+    for fn in program.functions.get("TileProfileFusedMultiplyAdd", ()):
+        if fn.arity != 4:
+            continue
+        asl_version = program.compile_python(fn)
+
+        def fma_hook(data_type, addend, left, right, _asl=asl_version):
+            spec = FLOAT_TYPES.get(data_type)
+            if spec is None:
+                return _asl(data_type, addend, left, right)
+            mask = (1 << spec[2]) - 1
+            bits, flags = ieee_fused_multiply_add(data_type, addend.val & mask, left.val & mask, right.val & mask)
+            return BV(bits, left.width), BV(flags, 5)
+
+        program.ns[fn.pyname] = fma_hook
+    modulo: dict[tuple, tuple[int, int]] = {}  # one computation for the value hook and the flags hook
+
+    def _modulo(data_type, left, right):
+        spec = FLOAT_TYPES[data_type]
+        mask = (1 << spec[2]) - 1
+        key = (data_type, left.val & mask, right.val & mask)
+        if key not in modulo:
+            if len(modulo) > 4096:
+                modulo.clear()
+            modulo[key] = ieee_floating_modulo(*key)
+        return modulo[key]
+    for name, arity, pick in (("TileProfileFloatingModulo", 3, 0), ("TileProfileFloatingModuloFlags", 3, 1)):
+        for fn in program.functions.get(name, ()):
+            if fn.arity != arity:
+                continue
+            asl_version = program.compile_python(fn)
+
+            def rem_hook(data_type, left, right, _asl=asl_version, _pick=pick):
+                if data_type not in FLOAT_TYPES:
+                    return _asl(data_type, left, right)
+                result = _modulo(data_type, left, right)[_pick]
+                return BV(result, left.width) if _pick == 0 else BV(result, 5)
+
+            program.ns[fn.pyname] = rem_hook

@@ -142,3 +142,86 @@ def test_ieee_recip_of_the_smallest_subnormal_overflows():
     from pto_docs.asl.profiles import FLOAT_TYPES, NX, OF, ieee_unary
     assert ieee_unary("TileUnary_RECIP", FLOAT_TYPES["TileDataType_FP32"], 1) == (0x7F800000, OF | NX)
     assert ieee_unary("TileUnary_RECIP", FLOAT_TYPES["TileDataType_FP64"], 1) == (0x7FF0000000000000, OF | NX)
+
+
+# -- TFMA and TREM hooks --------------------------------------------------------------------------
+def f16_bits(x: float) -> int:
+    return int(np.array([x], dtype=np.float16).view(np.uint16)[0])
+
+
+def test_ieee_fused_multiply_add_rounds_once():
+    from pto_docs.asl.profiles import OF, UF, ieee_fused_multiply_add
+    fp32 = "TileDataType_FP32"
+    assert ieee_fused_multiply_add(fp32, f32_bits(3.0), f32_bits(1.0), f32_bits(2.0)) == (f32_bits(5.0), 0)
+    a = 1 + 2.0 ** -23  # (1 + 2^-23)^2 - (1 + 2^-22) = 2^-46 exactly: a separate rounding of the product gives 0
+    assert ieee_fused_multiply_add(fp32, f32_bits(-(1 + 2.0 ** -22)), f32_bits(a), f32_bits(a)) == (f32_bits(2.0 ** -46), 0)
+    assert ieee_fused_multiply_add(fp32, f32_bits(1.0), f32_bits(1.0), f32_bits(2.0 ** -30))[1] == NX
+    big = float(np.finfo(np.float16).max)
+    assert ieee_fused_multiply_add("TileDataType_FP16", 0, f16_bits(big), f16_bits(2.0)) == (f16_bits(np.inf), OF | NX)
+    bits, flags = ieee_fused_multiply_add(fp32, 0, f32_bits(2.0 ** -70), f32_bits((1 + 2.0 ** -23) * 2.0 ** -60))
+    assert flags == UF | NX and 0 < struct.unpack("<f", struct.pack("<I", bits))[0] < 2.0 ** -126
+    # exact zero: -0 only for -0 + -0
+    assert ieee_fused_multiply_add(fp32, f32_bits(-0.0), f32_bits(-0.0), f32_bits(1.0)) == (f32_bits(-0.0), 0)
+    assert ieee_fused_multiply_add(fp32, f32_bits(-2.0), f32_bits(1.0), f32_bits(2.0)) == (f32_bits(0.0), 0)
+    assert ieee_fused_multiply_add(fp32, f32_bits(1.0), f32_bits(np.inf), f32_bits(2.0)) == (f32_bits(np.inf), 0)
+
+
+def test_ieee_floating_modulo_is_the_floor_modulo():
+    from pto_docs.asl.profiles import ieee_floating_modulo
+    fp32 = "TileDataType_FP32"
+
+    def rem(x, y):
+        bits, flags = ieee_floating_modulo(fp32, f32_bits(x), f32_bits(y))
+        return struct.unpack("<f", struct.pack("<I", bits))[0], flags
+    assert rem(7.0, 3.0) == (1.0, 0) and rem(7.0, -3.0) == (-2.0, 0) and rem(-7.5, 2.0) == (0.5, 0)
+    assert rem(5.0, np.inf) == (5.0, 0) and rem(-5.0, np.inf) == (np.inf, 0)
+    zero, flags = rem(0.0, -np.inf)
+    assert zero == 0 and np.signbit(zero) and flags == 0
+    assert rem(6.0, -3.0)[0] == 0 and np.signbit(rem(6.0, -3.0)[0])  # a zero result takes the divisor's sign
+    nan, flags = rem(1.0, 0.0)
+    assert np.isnan(nan) and flags == NV
+    assert np.isnan(rem(np.inf, 2.0)[0]) and rem(np.inf, 2.0)[1] == NV
+    assert rem(-(2.0 ** -30), 1.0) == (1.0, NX)  # 1 - 2^-30 rounds to 1
+
+
+def test_ieee_binds_the_tfma_and_trem_hooks_only_for_the_ieee_types():
+    program = """
+type TileDataType of enumeration { TileDataType_FP32, TileDataType_S32 };
+impdef func TileProfileFusedMultiplyAdd(data_type: TileDataType, addend: bits(64), left: bits(64),
+                                        right: bits(64)) => (bits(64), bits(5))
+begin
+    return (left + right + addend, Zeros{5});
+end;
+impdef func TileProfileFloatingModulo(data_type: TileDataType, left: bits(64), right: bits(64)) => bits(64)
+begin
+    return left;
+end;
+impdef func TileProfileFloatingModuloFlags(data_type: TileDataType, left: bits(64), right: bits(64)) => bits(5)
+begin
+    return Zeros{5};
+end;
+func main() => integer
+begin
+    let (f, ff) = TileProfileFusedMultiplyAdd(TileDataType_FP32, ZeroExtend{64}(C), ZeroExtend{64}(A), ZeroExtend{64}(B));
+    println f, " ", ff;
+    let (g, gf) = TileProfileFusedMultiplyAdd(TileDataType_S32, ZeroExtend{64}(C), ZeroExtend{64}(A), ZeroExtend{64}(B));
+    println g;
+    println TileProfileFloatingModulo(TileDataType_FP32, ZeroExtend{64}(A), ZeroExtend{64}(B)), " ",
+            TileProfileFloatingModuloFlags(TileDataType_FP32, ZeroExtend{64}(A), ZeroExtend{64}(B));
+    return 0;
+end;
+"""
+    text = (program.replace("(A)", f"('{f32_bits(7.0):032b}')").replace("(B)", f"('{f32_bits(-3.0):032b}')")
+            .replace("(C)", f"('{f32_bits(1.0):032b}')"))
+    lines = {}
+    for profile in ("pto-v0", "ieee"):
+        out = io.StringIO()
+        status, message = run_sources([("hooks.asl", text)], out, profile=profile)
+        assert status == 0, message
+        lines[profile] = out.getvalue().split("\n")
+    raw_sum = f32_bits(7.0) + f32_bits(-3.0) + f32_bits(1.0)
+    assert int(lines["pto-v0"][0].split()[0], 0) == raw_sum
+    assert int(lines["ieee"][0].split()[0], 0) == f32_bits(-20.0)  # 7 * -3 + 1
+    assert int(lines["ieee"][1], 0) == raw_sum == int(lines["pto-v0"][1], 0)  # S32: the ASL's own
+    assert int(lines["ieee"][2].split()[0], 0) == f32_bits(-2.0)  # 7 mod -3, floor
+    assert int(lines["pto-v0"][2].split()[0], 0) == f32_bits(7.0)
