@@ -98,9 +98,11 @@ def load_with_cache(args, err: TextIO, command: str, consequence: str, tree_erro
 
 
 def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:
-    """The generated decoder ASL at ``path`` (None without a path), or False after printing why the model cannot
-    be linked: the file cannot be read, or the model depends on generated:decoders and no file was given."""
-    from ..avs import needs_decoders
+    """The generated decoder ASL at ``path``; without a path, pto-docs' own decoders of the tree when its model
+    depends on generated:decoders (None when it does not); or False after printing why the model cannot be
+    linked: the file cannot be read, or the tree's records cannot make the decoders."""
+    from ..avs import generated_decoders, needs_decoders
+    from ..avs_decoders import DecodersUnavailable
     try:
         generated = _read_decoders(path)
     except OSError as exc:
@@ -110,9 +112,13 @@ def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:
         err.write(f"{path}: error[IO-READ]: the generated decoders are not UTF-8 text\n")
         return False
     if generated is None and needs_decoders(catalog):
-        err.write(f"{catalog.root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders; pass the "
-                  "generated ASL with --decoders FILE (python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
-        return False
+        try:
+            return generated_decoders(catalog)
+        except DecodersUnavailable as exc:
+            err.write(f"{catalog.root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders and the "
+                      f"tree's encoding records cannot make them ({exc}); pass the generated ASL with --decoders FILE "
+                      "(python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
+            return False
     return generated
 
 
