@@ -33,7 +33,8 @@ def model_units(catalog: Catalog) -> list[AslUnit]:
 
 
 def needs_decoders(catalog: Catalog) -> bool:
-    """Whether the tree's ASL model depends on ``generated:decoders`` (given with --decoders / avs_decoders)."""
+    """Whether the tree's ASL model depends on ``generated:decoders`` (given with --decoders / avs_decoders, or
+    made by ``generated_decoders``)."""
     return any(DECODER_NODE in u.depends_on for u in catalog.units.values())
 
 

@@ -111,7 +111,7 @@ class Out:
         if groups:
             self(f"    case {subject} of")
             for body, indices in sorted(groups.items(), key=lambda item: item[1][0]):
-                self(f"        when {', '.join(map(str, indices))} =>")
+                self(f"        when {patterns(indices)} =>")
                 self(*("            " + line for line in body.split("\n")))
             if default is not None:
                 self("        otherwise =>", *("            " + line for line in default.split("\n")))
@@ -119,6 +119,17 @@ class Out:
         if not groups or default is None:
             self("    " + (default if not groups and default is not None else "unreachable;"))
         self("end;", "")
+
+
+def patterns(indices: list[int]) -> str:
+    """Ascending indices as ``case`` patterns, runs of three or more as a range: ``0..16, 27, 28``."""
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs and index == runs[-1][-1] + 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return ", ".join(f"{run[0]}..{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs)
 
 
 def ret(value: str) -> str:
