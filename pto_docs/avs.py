@@ -33,7 +33,8 @@ def model_units(catalog: Catalog) -> list[AslUnit]:
 
 
 def needs_decoders(catalog: Catalog) -> bool:
-    """Whether the tree's ASL model depends on ``generated:decoders`` (given with --decoders / avs_decoders)."""
+    """Whether the tree's ASL model depends on ``generated:decoders`` (given with --decoders / avs_decoders, or
+    made by ``generated_decoders``)."""
     return any(DECODER_NODE in u.depends_on for u in catalog.units.values())
 
 
@@ -51,7 +52,25 @@ def instruction_entry_names(catalog: Catalog) -> list[str]:
     return sorted({asl_name(u.mnemonic) for u in catalog.instructions if u.mnemonic})
 
 
+OWN_DECODERS_HINT = ("needs the Validate* entry points of the spec's own decoder generator (generated test bodies "
+                     "with their expected values, which pto-docs does not make): give --decoders FILE")
+
+
+def generated_decoders(catalog: Catalog) -> str:
+    """pto-docs' own ``generated:decoders`` text of the tree (``avs_decoders.generate_decoders``): the decoders
+    and per-form tables, without upstream's ``Validate*`` entry points. Raises avs_decoders.DecodersUnavailable."""
+    from .avs_decoders import generate_decoders
+    return generate_decoders(catalog)
+
+
+def is_own_decoders(generated: str | None) -> bool:
+    from .avs_decoders import HEADER
+    return generated is not None and generated.startswith(HEADER)
+
+
 def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> dict:
+    if is_own_decoders(generated):
+        options.setdefault("validation_hint", OWN_DECODERS_HINT)
     doc = run_avs(inputs.units, inputs.points, generated, **options)
     for result in doc["tests"]:
         result["sha256"] = inputs.sha256.get(result["id"], "")

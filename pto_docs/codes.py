@@ -82,7 +82,7 @@ CODES: dict[str, str] = {
     "EVIDENCE-OWNER": "pto-docs evidence on a tree whose specification.toml names another evidence generator (exit 2)",
     "EVIDENCE-STALE": "pto-docs evidence --check: a derived file differs from what the sources give (exit 1)",
     "EVIDENCE-DERIVE": "pto-docs evidence: the sources cannot give a derived file, e.g. a catalog index used twice (exit 1)",
-    "AVS-DECODERS": "pto-docs avs: the ASL model depends on generated:decoders and no --decoders file was given (exit 2)",
+    "AVS-DECODERS": "pto-docs avs: the ASL model depends on generated:decoders, no --decoders file was given and the tree's records cannot make them (exit 2)",
     "AVS-FAIL": "pto-docs avs: an assertion of a test point did not hold (exit 1)",
     "AVS-ERROR": "pto-docs avs: a test point ended in a dynamic error (exit 1)",
     "AVS-RESULTS": "pto-docs trace --avs: the results file is unreadable, not JSON or not pto-docs.avs.v1 (exit 2)",

@@ -67,8 +67,11 @@ def _selected(point: TestPoint, pattern: str) -> bool:
 class Session:
     """One linked model in one process, reused test after test."""
 
-    def __init__(self, model: Model, profile: str = "pto-v0", steps: bool | Iterable[str] = False):
+    def __init__(self, model: Model, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
+                 validation_hint: str | None = None):
         self.model = model
+        # why a Validate* entry point the model lacks is missing (said in the error of a test point calling it)
+        self.validation_hint = validation_hint
         self.profile = profile
         self.output = io.StringIO()
         self.program = Program(model.decls, self.output)
@@ -163,7 +166,8 @@ class Session:
         if name not in self.parsed_validation:
             text = self.model.validation.get(name)
             if text is None:
-                raise AslCompileError(f"unknown validation entry point {name}")
+                hint = f": {self.validation_hint}" if self.validation_hint else ""
+                raise AslCompileError(f"unknown validation entry point {name}{hint}")
             decls = parse(text, f"@validation@/{name}")
             for dep in sorted(set(VALIDATION_CALL.findall(text)) - {name}):
                 decls = self._validation(dep) + decls
@@ -204,15 +208,17 @@ def summarize(tests: list[dict]) -> dict:
 
 
 def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = None, jobs: int | None = None,
-            cache_dir=None, progress=None, profile: str = "pto-v0", steps: bool | Iterable[str] = False) -> dict:
+            cache_dir=None, progress=None, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
+            validation_hint: str | None = None) -> dict:
     """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
     document. Worker processes are capped at WORKER_MEMORY bytes of address space. With ``steps`` every result
     also lists the instruction steps the test executed (``probe.Step``: state before, changes); ``steps`` may
     name further entry points to watch besides ``probe.ENTRY_PREFIXES`` (e.g. the subprograms named after
-    instructions)."""
+    instructions). ``validation_hint`` is added to the error of a test point that calls a ``Validate*`` entry
+    point the generated text lacks (e.g. how to get the generator output that has it)."""
     global _SESSION
     model = load_model(units, generated, cache_dir)
-    _SESSION = Session(model, profile, steps)
+    _SESSION = Session(model, profile, steps, validation_hint)
     jobs = jobs or os.cpu_count() or 1
     results: list[dict] = []
     if jobs <= 1 or len(points) <= 1:

@@ -1,9 +1,11 @@
 """pto-docs avs: run the spec's AVS test points on pto-docs' ASL interpreter (pto_docs.asl).
 
 The tree is read once by pto-docs' loader; the interpreter gets the unit and test texts. Nothing of the tree
-runs as host code: a model that depends on ``generated:decoders`` needs that generated ASL given as a file
-(``--decoders``), made by the spec's own generator where its maintainers run it. Exit codes: 0 every selected
-point passes, 1 a point fails or errors (or the tree has errors), 2 usage or I/O."""
+runs as host code: a model that depends on ``generated:decoders`` gets that ASL from ``--decoders FILE`` (made
+by the spec's own generator where its maintainers run it) or, without the option, from pto-docs' own generator
+of the decoders and per-form tables (``avs_decoders``; no ``Validate*`` entry points, so a point calling one is
+an error). Exit codes: 0 every selected point passes, 1 a point fails or errors (or the tree has errors), 2
+usage or I/O."""
 
 from __future__ import annotations
 
@@ -19,7 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="spec tree (default: the pto-docs spec_root of ./mkdocs.yml, else catalog/)")
     parser.add_argument("--decoders", metavar="FILE",
                         help="the generated decoder and validation ASL the model depends on (generated:decoders); "
-                             "in a pto-spec checkout: python3 scripts/generate-asl-decoders --kind monolithic > FILE")
+                             "in a pto-spec checkout: python3 scripts/generate-asl-decoders --kind monolithic > FILE. "
+                             "Without it pto-docs makes the decoders from the tree's encoding records (no Validate* "
+                             "entry points: a test point calling one is an error)")
     parser.add_argument("--json", dest="json_out", metavar="OUT", help="write the pto-docs.avs.v1 document to OUT")
     parser.add_argument("--junit", dest="junit_out", metavar="OUT", help="write JUnit XML to OUT")
     parser.add_argument("-k", dest="pattern", metavar="PATTERN",
@@ -98,9 +102,11 @@ def load_with_cache(args, err: TextIO, command: str, consequence: str, tree_erro
 
 
 def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:
-    """The generated decoder ASL at ``path`` (None without a path), or False after printing why the model cannot
-    be linked: the file cannot be read, or the model depends on generated:decoders and no file was given."""
-    from ..avs import needs_decoders
+    """The generated decoder ASL at ``path``; without a path, pto-docs' own decoders of the tree when its model
+    depends on generated:decoders (None when it does not); or False after printing why the model cannot be
+    linked: the file cannot be read, or the tree's records cannot make the decoders."""
+    from ..avs import generated_decoders, needs_decoders
+    from ..avs_decoders import DecodersUnavailable
     try:
         generated = _read_decoders(path)
     except OSError as exc:
@@ -110,9 +116,13 @@ def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:
         err.write(f"{path}: error[IO-READ]: the generated decoders are not UTF-8 text\n")
         return False
     if generated is None and needs_decoders(catalog):
-        err.write(f"{catalog.root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders; pass the "
-                  "generated ASL with --decoders FILE (python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
-        return False
+        try:
+            return generated_decoders(catalog)
+        except DecodersUnavailable as exc:
+            err.write(f"{catalog.root}: error[AVS-DECODERS]: the ASL model depends on generated:decoders and the "
+                      f"tree's encoding records cannot make them ({exc}); pass the generated ASL with --decoders FILE "
+                      "(python3 scripts/generate-asl-decoders --kind monolithic > FILE)\n")
+            return False
     return generated
 
 

@@ -27,8 +27,9 @@ def run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def test_a_model_that_needs_generated_decoders_is_refused_without_them(tree, tmp_path):
-    # The sample catalog writes its decoders by hand; make one of its units depend on generated ones.
+def test_a_model_that_needs_generated_decoders_its_records_cannot_make_is_refused_without_them(tree, tmp_path):
+    # The sample catalog writes its decoders by hand; make one of its units depend on generated ones. pto-docs
+    # would make them from the records, but the sample has no spec/catalog/system-registers.json to make them of.
     unit = tree / PROFILE_ENCODING
     text = unit.read_text("utf-8")
     marker = '"depends_on":["PTO-ARCH-DATA-TYPES-TILE-DATA-TYPES"]'
@@ -36,6 +37,7 @@ def test_a_model_that_needs_generated_decoders_is_refused_without_them(tree, tmp
     unit.write_text(text.replace(marker, marker[:-1] + ',"generated:decoders"]', 1), "utf-8")
     code, out, err = run("avs", str(tree), "--cache-dir", str(tmp_path / "c"))
     assert code == 2 and "error[AVS-DECODERS]" in err and "--decoders FILE" in err and out == ""
+    assert "system-registers.json" in err
 
 
 def test_the_catalog_runs_without_decoders_and_every_instruction_gets_a_worked_example(tree, tmp_path):
