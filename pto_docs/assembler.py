@@ -49,6 +49,8 @@ FP_TYPES = {"fd": 0, "fs": 1}  # SrcType: 0 = FP64 carrier, 1 = FP32 carrier
 
 SHIFT, ARROW = "\x01", "\x02"
 REG_TOKEN = re.compile(r"^(Src\w*|src\w*|RegSrc\d*|<gpr>)((?:<[^<>]*>)?)(" + SHIFT + r"\w+)?$")
+# English function words: a bundle line segment holding one is a remark ("BSTART.TSTORE FP16 using Function 14")
+PROSE = re.compile(r"(?<=\s)(?:using|with|or|and|for|the|of|by|from|when|if|defaults|selected)(?=\s|$)")
 LABEL_TOKENS = {"<symbol>", "symbol", "label", "<label>"}
 IDENT = re.compile(r"^[A-Za-z_][\w-]*$")
 
@@ -219,6 +221,7 @@ class Assembler:
                     self.form_contracts[id(form)] = unit.contract.get("field_contracts") or {}
         self.syntaxes: list[Syntax] = []
         self.by_base: dict[str, list[Syntax]] = {}
+        self.by_unit: dict[str, list[Syntax]] = {}
         for unit in catalog.instructions:
             for form in unit.catalog_records:
                 if isinstance(form, Mapping) and "encoding" in form and isinstance(form.get("asm"), str):
@@ -229,6 +232,7 @@ class Assembler:
     def _add(self, syntax: Syntax) -> None:
         self.syntaxes.append(syntax)
         self.by_base.setdefault(syntax.base.lower(), []).append(syntax)
+        self.by_unit.setdefault(syntax.unit.id, []).append(syntax)
 
     # -- building syntaxes ----------------------------------------------------------------------
     def _syntax(self, unit: Unit, form: Mapping, template: str, fixed: Mapping[str, int] | None = None,
@@ -271,7 +275,7 @@ class Assembler:
         text = _prep_template(rest)
         if "<gpr>" in text:
             syn.slots = [Slot("reg", "RegSrc0", optional=True), Slot("reg", "RegSrc1", optional=True),
-                         Slot("reg", "RegSrc2", optional=True), Slot("dest", "RegDst", optional=True)]
+                         Slot("reg", "RegSrc2", optional=True), Slot("dest", "RegDst", text=ARROW + "<gpr>", optional=True)]
             return self._check_fields(syn, fields)
         in_mem = False
         last_dest = False
@@ -426,6 +430,10 @@ class Assembler:
                 out.append((syn, head[i + 1:] if i < len(head) else ""))
         return out
 
+    def _candidates(self, head: str) -> list[tuple[Syntax, str]]:
+        """candidates() without a suffix the syntax cannot take (BSTART.TLSU is not BSTART with a suffix)."""
+        return [(s, x) for s, x in self.candidates(head) if not x or s.suffix_kind or s.problem]
+
     def assemble(self, text: str, *, units: Sequence[str] | None = None) -> Assembled:
         """The word of one line of assembly text. ``units``: only forms of these instruction units."""
         line = " ".join(text.strip().split())
@@ -455,6 +463,132 @@ class Assembler:
             forms = ", ".join(sorted({str(a.form.get("form_id")) for a in ok}))
             raise AsmError(f"{line!r} is ambiguous: it assembles to {len(words)} different words (forms {forms})")
         raise AsmError(min(errors, key=_error_rank))
+
+    def check_line(self, text: str, units: Sequence[str], own: bool = True) -> tuple[str, str]:
+        """A contract example or block line of the instruction units ``units``: (verdict, message).
+
+        ``ok``: it assembles to a form of those units. ``descriptive``: pseudo-syntax, by this rule: the line is
+        one of the instruction's own templates, or it has the mnemonic, suffix, operand count and bracket shape
+        of one of its syntaxes and every operand that does not assemble is a placeholder word of that syntax
+        (a word of its template, ``SrcL``, ``simm``, ``{t, u, Rd}``, ``DataType``, or a field name of the form),
+        so it describes the operands instead of giving them. A line that is not the instruction's own (``own``
+        false: another instruction of a bundle line) is also descriptive when no operand is a concrete value
+        (a number, a register, a named value) or when it holds an English function word (a remark). ``unchecked``: the syntax is one the assembler
+        cannot read. ``mismatch``: anything else (another mnemonic, a wrong operand count, an operand the form
+        does not have, a value out of range); the message says what."""
+        line = " ".join(text.strip().split())
+        if line.startswith("#"):
+            return "descriptive", "a comment"
+        line = re.sub(r"^[A-Z][A-Za-z ]*:\s+", "", line)  # "Local: BSTART.TSTORE DataType": a caption
+        remark = PROSE.search(line)
+        if remark:  # "BSTOP or the next BSTART completion boundary": the words from there on are a remark
+            line = line[:remark.start()].rstrip(" ,;")
+        head, _, rest = line.partition(" ")
+        mine = [(s, x) for s, x in self._candidates(head) if s.unit.id in units]
+        owners = {s.unit.id for s, _x in mine} | (set(units) if len(units) <= 8 else set())
+        if any(_norm(line) in self._templates(uid) for uid in owners):
+            return "descriptive", "the instruction's own assembly template"
+        alternatives = re.search(r"[\w#.]+(?:\|[\w#.]+)+", rest)
+        if alternatives:  # "S8|U8": one line for each; the worst verdict counts
+            verdicts = [self.check_line(line.replace(alternatives.group(0), alt, 1), units, own)
+                        for alt in alternatives.group(0).split("|")]
+            for verdict in ("mismatch", "unchecked", "descriptive", "ok"):
+                hit = [v for v in verdicts if v[0] == verdict]
+                if hit:
+                    return hit[0]
+        if re.fullmatch(r"LB\d=\w+", rest.strip()) and not own:
+            return "descriptive", "the bundle notation LBn=value (the loop bound it binds), as the block lines write it"
+        if not own and not self._concrete(rest):
+            return "descriptive", "no operand is a concrete value (number, register or named value)"
+        if not mine:
+            others = sorted({s.unit.mnemonic or "" for s, _x in self._candidates(head)})
+            if others:
+                more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+                return "mismatch", f"{head!r} is written for {', '.join(others[:3])}{more}, not for this instruction"
+            own = sorted({s.base for s in self.syntaxes if s.unit.id in units})
+            return "mismatch", f"unknown mnemonic {head!r} (this instruction is written {', '.join(own[:3]) or 'without a syntax'})"
+        try:
+            self.assemble(line, units=units)
+            return "ok", ""
+        except AsmError as exc:
+            error = str(exc)
+        if re.search(r"'[A-Za-z_]\w*' is not a number", error):
+            return "unchecked", "an immediate written by a name the records give no value for"
+        if not mine:
+            return "mismatch", error
+        if all(s.problem for s, _x in mine):
+            return "unchecked", mine[0][0].problem
+        for syn, suffix in mine:
+            if syn.problem:
+                continue
+            if self._placeholders(syn, suffix, rest):
+                return "descriptive", "operands written as placeholders"
+        return "mismatch", error
+
+    def _templates(self, uid: str) -> set[str]:
+        cache = self.__dict__.setdefault("_template_cache", {})
+        if uid not in cache:
+            found = {_norm(s.template) for s in self.by_unit.get(uid, ())}
+            unit = self.catalog.units.get(uid)
+            if unit is not None:
+                found.update(_norm(t) for t in unit.record.get("assembly") or () if isinstance(t, str))
+                found.update(_norm(t) for t in unit.contract.get("canonical_assembly") or () if isinstance(t, str))
+            cache[uid] = found
+        return cache[uid]
+
+    @property
+    def value_names(self) -> set[str]:
+        if "_value_names" not in self.__dict__:
+            self.__dict__["_value_names"] = {n.lower() for d in self.domains.values() for n in d}
+        return self.__dict__["_value_names"]
+
+    def _concrete(self, rest: str) -> bool:
+        """Does the operand text give any concrete value: a number, a register, a named field value?"""
+        names = self.value_names
+        for word in re.findall(r"-?[\w#]+", rest):
+            w = word.lower()
+            if _number(w) is not None or w in names or (w in SOURCE_CODE) or (w in DEST_CODE and w not in ("t", "u")):
+                return True
+        return False
+
+    def _camel(self, word: str) -> bool:
+        """A CamelCase name (BaseGPR, ValidCol) that is no named value: how the spec writes an operand's role."""
+        names = self.value_names
+        return (bool(re.fullmatch(r"[A-Z][A-Za-z0-9_]*", word)) and bool(re.search(r"[a-z]", word))
+                and len(re.findall(r"[A-Z]", word)) >= 2 and word.lower() not in names)
+
+    def _placeholders(self, syn: Syntax, suffix: str, rest: str) -> bool:
+        """Does the text match this syntax's shape with at least one placeholder and every other operand real?"""
+        words = {w.lower() for w in re.findall(r"[A-Za-z_][\w#-]*", syn.template)}
+        words |= {f["name"].lower() for f in _fields(syn.form)}
+        if suffix and syn.suffix_kind == "flags" and suffix not in syn.suffix_options:
+            return False
+        given = _tokens(_prep_input(rest)) if rest.strip() else []
+        slots = [s for s in syn.slots if isinstance(s, Slot)]
+        toks = [g for g in given if g not in "[]"]
+        if any(s.optional for s in slots):
+            if len(toks) > len(slots):
+                return False
+            slots = slots[:len(toks)]
+        if len(toks) != len(slots) or [g for g in given if g in "[]"] != [s for s in syn.slots if isinstance(s, str)]:
+            return False
+        self._current = syn
+        placeholder = 0
+        values: dict[str, int] = {}
+        for slot, tok in zip(slots, toks):
+            try:
+                self._operand(slot, tok, syn.base, values)
+            except AsmError:
+                if slot.kind == "imm" and slot.text in LABEL_TOKENS and IDENT.match(tok):
+                    placeholder += 1  # a symbol: real assembly, but only a linker knows its offset
+                    continue
+                bare = re.sub(r"[<>{}!]", "", tok.replace(ARROW, "").replace(SHIFT, " "))
+                parts = [p for p in re.split(r"[\s,.]+", bare) if p]
+                if parts and all(p.lower() in words or p.isdigit() or self._camel(p) for p in parts):
+                    placeholder += 1
+                else:
+                    return False
+        return placeholder > 0
 
     def _assemble(self, syn: Syntax, suffix: str, rest: str) -> Assembled:
         self._current = syn
@@ -523,6 +657,10 @@ class Assembler:
                 raise AsmError(f"{name}: operand {shown!r} where {_show_slot(slot)!r} is written")
             return 0
         if slot.kind == "dest":
+            if not slot.text.startswith(("{", ARROW)):  # "->Dst0, Dst1": the second destination has no arrow
+                if tok.startswith(ARROW):
+                    raise AsmError(f"{name}: the second destination {shown!r} is written without '->' (template {_show_slot(slot)})")
+                tok = ARROW + tok
             if not tok.startswith(ARROW):
                 raise AsmError(f"{name}: destination {shown!r} must be written ->REG (template {_show_slot(slot)})")
             reg = tok[1:].strip().lower()
@@ -667,7 +805,7 @@ class Assembler:
             return s.text.replace(ARROW, "->")
         v = values.get(s.field, 0)
         if s.kind == "dest":
-            return "->" + DEST_NAMES[v]
+            return ("->" if s.text.startswith(("{", ARROW)) else "") + DEST_NAMES[v]
         if s.kind == "reg":
             text = SOURCE_NAMES[v]
             if s.modifier:
@@ -693,10 +831,18 @@ class Assembler:
         return str(v + s.bias)
 
     def syntax_of(self, unit: Unit, form: Mapping) -> list[Syntax]:
-        return [s for s in self.syntaxes if s.form is form and s.unit is unit]
+        return [s for s in self.by_unit.get(unit.id, ()) if s.form is form]
+
+    def units_written(self, mnemonic: str) -> set[str]:
+        """The units with a syntax whose mnemonic is ``mnemonic`` (an alias or carrier: the operations it writes)."""
+        return {s.unit.id for s in self.by_base.get(mnemonic.lower(), ())}
 
     def unsupported(self) -> list[Syntax]:
         return [s for s in self.syntaxes if s.problem]
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", "", text).lower()
 
 
 def _key(name: str) -> str:
