@@ -916,7 +916,8 @@ class FormTrip:
     samples: int = 0
     same: int = 0
     equivalent: int = 0
-    example: str = ""  # one rendered text, or the first failure
+    example: str = ""  # one rendered text, or why the form has no usable syntax
+    failure: str = ""  # the first word that did not come back, and why
     unbound: tuple[str, ...] = ()  # fields of the form the syntax has no place for
     zero_unbound: bool = False  # with those fields zero, every sampled word round-trips
 
@@ -1020,7 +1021,7 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
                 text = assembler.render(syn, values)
                 back = assembler.assemble(text)
             except AsmError as exc:
-                trip.example = trip.example or f"0x{word:x}: {exc}"
+                trip.failure = trip.failure or f"0x{word:x}: {exc}"
                 continue
             if back.word == word and back.length_bits == length:
                 trip.same += 1
@@ -1028,7 +1029,7 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
             elif back.form is form and dict(back.fields) == values:
                 trip.equivalent += 1
             else:
-                trip.example = trip.example or f"0x{word:x} -> {text!r} -> {back.hex}"
+                trip.failure = trip.failure or f"0x{word:x} -> {text!r} -> {back.hex}"
         ok = trip.same + trip.equivalent
         trip.status = "full" if ok == trip.samples else "partial" if ok else "none"
     return out
