@@ -505,8 +505,10 @@ class Assembler:
             if others:
                 more = f" and {len(others) - 3} more" if len(others) > 3 else ""
                 return "mismatch", f"{head!r} is written for {', '.join(others[:3])}{more}, not for this instruction"
-            own = sorted({s.base for s in self.syntaxes if s.unit.id in units})
-            return "mismatch", f"unknown mnemonic {head!r} (this instruction is written {', '.join(own[:3]) or 'without a syntax'})"
+            bases = sorted({s.base for uid in units for s in self.by_unit.get(uid, ())})
+            if not bases:
+                return "unchecked", "this tree has no encoding form (no assembly syntax) for the instruction"
+            return "mismatch", f"unknown mnemonic {head!r} (this instruction is written {', '.join(bases[:3])})"
         try:
             self.assemble(line, units=units)
             return "ok", ""
