@@ -319,6 +319,16 @@ class Assembler:
         if after_dest and re.fullmatch(r"(Reg)?Dst\d", tok):
             target = "RegDst" + tok[-1]
             return Slot("dest", target, text=tok) if target in fields else None
+        m = re.fullmatch(r"(\S+) ~ (\S+)", tok)
+        if m:  # "[RegSrc0 ~ RegSrcn]": a register range, held by the form's *Begin and *End fields
+            begin = [n for n in fields if n.endswith("Begin")]
+            end = [n for n in fields if n.endswith("End")]
+            if len(begin) != 1 or len(end) != 1:
+                return None
+            slot = Slot("range", end[0], text=tok, modifier=begin[0])
+            if m.group(1).lower() in SOURCE_CODE:  # "[ra ~ RegDstn]": the range starts at a named register
+                slot.names = {m.group(1).lower(): SOURCE_CODE[m.group(1).lower()]}
+            return slot
         m = re.fullmatch(r"(RegSrc\d)=\w+", tok)
         if m:
             return Slot("reg", m.group(1), text=tok)
@@ -703,6 +713,14 @@ class Assembler:
                 if slot.shift:
                     values[slot.shift] = 0
             return SOURCE_CODE[low]
+        if slot.kind == "range":
+            parts = [p.strip().lower() for p in tok.split("~")]
+            if len(parts) != 2 or not all(p in GPR_NAMES for p in parts):
+                raise AsmError(f"{name}: {shown!r} is not a register range REG ~ REG of absolute GPRs")
+            if slot.names and parts[0] not in slot.names:
+                raise AsmError(f"{name}: the range must start at {next(iter(slot.names))}")
+            values[slot.modifier] = SOURCE_CODE[parts[0]]
+            return SOURCE_CODE[parts[1]]
         if slot.kind == "enum":
             if slot.text.startswith(ARROW):
                 if not tok.startswith(ARROW):
@@ -821,6 +839,11 @@ class Assembler:
             if s.shift_literal is not None:
                 text += f"<<{s.shift_literal}"
             return text
+        if s.kind == "range":
+            begin, end = values.get(s.modifier, 0), v
+            if begin >= len(GPR_NAMES) or end >= len(GPR_NAMES):
+                raise AsmError(f"{syn.base}: register range {begin}..{end} has no spelling")
+            return f"{GPR_NAMES[begin]} ~ {GPR_NAMES[end]}"
         if s.kind == "enum":
             back = {c: k for k, c in s.names.items()}
             if v not in back:
@@ -1035,3 +1058,66 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
         ok = trip.same + trip.equivalent
         trip.status = "full" if ok == trip.samples else "partial" if ok else "none"
     return out
+
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The word of each TEXT (or its one-line error), the round-trip coverage per surface, the verdicts of the
+    contract example and block lines. Exit 0, or 1 when a TEXT does not assemble, 2 when the tree cannot be read."""
+    import argparse
+    import collections
+    import sys
+    parser = argparse.ArgumentParser(prog="python -m pto_docs.assembler", description=main.__doc__)
+    parser.add_argument("texts", nargs="*", metavar="TEXT", help="assembly text of one instruction each")
+    parser.add_argument("--spec-root", required=True, metavar="TREE")
+    parser.add_argument("--round-trip", action="store_true", help="words of every form -> text -> words, per surface")
+    parser.add_argument("--samples", type=int, default=16, help="random words per form (default 16)")
+    parser.add_argument("--examples", action="store_true", help="verdicts of every contract example and block line")
+    args = parser.parse_args(argv)
+    from .diagnostics import SpecRootError
+    from .load import load_catalog
+    try:
+        catalog = load_catalog(args.spec_root).catalog
+    except SpecRootError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    assembler = Assembler(catalog)
+    code = 0
+    for text in args.texts:
+        try:
+            done = assembler.assemble(text)
+        except AsmError as exc:
+            print(f"{text}: error: {exc}")
+            code = 1
+            continue
+        fields = " ".join(f"{k}={v}" for k, v in done.fields)
+        print(f"{text}: {done.hex} ({done.length_bits} bits) {done.form.get('form_id')} {fields}")
+    if args.round_trip:
+        trips = round_trip(assembler, args.samples)
+        for surface in ("scalar", "block", "tile"):
+            mine = [t for t in trips if t.surface == surface]
+            count = collections.Counter(t.status for t in mine)
+            print(f"{surface}: {count['full']} of {len(mine)} forms round-trip every sampled word; "
+                  + ", ".join(f"{k} {count[k]}" for k in ("partial", "none", "unsupported", "no-word") if count[k]))
+        for t in trips:
+            if t.status != "full":
+                why = t.failure or t.example
+                extra = f" (fields not in the template: {', '.join(t.unbound)}; with them zero: " \
+                        f"{'all round-trip' if t.zero_unbound else 'still failing'})" if t.unbound else ""
+                print(f"  {t.status:11} {t.form_id or t.unit_id}: {why}{extra}")
+    if args.examples:
+        from .examples_check import assembly_lines
+        every = frozenset(u.id for u in catalog.instructions)
+        verdicts: collections.Counter = collections.Counter()
+        for unit in catalog.instructions:
+            for pointer, segment, verdict, message, _owner in assembly_lines(catalog, unit, assembler, every):
+                verdicts[unit.surface, verdict] += 1
+                if verdict == "mismatch":
+                    print(f"  EXAMPLE-ASM {unit.mnemonic} {pointer}: {segment!r}: {message}")
+        for surface in ("scalar", "block", "tile"):
+            print(f"{surface}: " + ", ".join(f"{v} {verdicts[surface, v]}" for v in ("ok", "descriptive", "unchecked", "mismatch")))
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
