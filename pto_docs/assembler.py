@@ -45,7 +45,11 @@ SOURCE_NAMES = GPR_NAMES + ("t#1", "t#2", "t#3", "t#4", "u#1", "u#2", "u#3", "u#
 DEST_NAMES = GPR_NAMES + ("t#1", "t#2", "t#3", "t#4", "u#1", "u#2", "u", "t")
 SOURCE_CODE = {n: i for i, n in enumerate(SOURCE_NAMES)}
 DEST_CODE = {n: i for i, n in enumerate(DEST_NAMES)}
-FP_TYPES = {"fd": 0, "fs": 1}  # SrcType: 0 = FP64 carrier, 1 = FP32 carrier
+FP_TYPES = {"fd": 0, "fs": 1}
+# B.IOT (its unit's prose): a Local tile operand is hand#n, the 64-entry namespace T, U, M, N x 1..16; DstTile
+# is the hand (0 T, 1 U, 2 M, 3 N); PEMode 0..7 expands to these four-PE masks (PE3..PE0, so 0011 = PE0+PE1)
+TILE_HANDS = ("T", "U", "M", "N")
+PE_MASKS = ("0000", "0001", "0010", "0100", "1000", "0011", "0111", "1111")  # SrcType: 0 = FP64 carrier, 1 = FP32 carrier
 
 SHIFT, ARROW = "\x01", "\x02"
 REG_TOKEN = re.compile(r"^(Src\w*|src\w*|RegSrc\d*|<gpr>)((?:<[^<>]*>)?)(" + SHIFT + r"\w+)?$")
@@ -90,6 +94,7 @@ class Syntax:
     suffix_codes: dict[str, int] = _dcfield(default_factory=dict)  # enum suffix -> value
     fixed: dict[str, int] = _dcfield(default_factory=dict)  # fields a tile operation fixes
     tile: str | None = None  # tile operation name written after the carrier mnemonic
+    ior: bool = False  # B.IOR: up to three sources, then an optional ->destination
 
     @property
     def form_id(self) -> str:
@@ -274,6 +279,7 @@ class Assembler:
             rest = rest  # the carrier's own operands follow the tile name
         text = _prep_template(rest)
         if "<gpr>" in text:
+            syn.ior = True
             syn.slots = [Slot("reg", "RegSrc0", optional=True), Slot("reg", "RegSrc1", optional=True),
                          Slot("reg", "RegSrc2", optional=True), Slot("dest", "RegDst", text=ARROW + "<gpr>", optional=True)]
             return self._check_fields(syn, fields)
@@ -301,6 +307,14 @@ class Assembler:
 
     def _slot(self, unit, form, fields, by_lower, tok: str, syn: Syntax, after_dest: bool) -> Slot | None:
         bound = syn.bound
+        if re.fullmatch(r"SrcTile\d", tok) and tok in fields:
+            return Slot("tile", tok, text=tok)
+        if tok in ("mask=PE_MASK", "mask=<PE_MASK>") and "PEMode" in fields:
+            return Slot("mask", "PEMode", text=tok)
+        if tok == "<last>" and "L" in fields:
+            return Slot("flag", "L", text="last", optional=True)
+        if tok == ARROW + "DstTile<SizeCode>" and {"DstTile", "SizeCode"} <= set(fields):
+            return Slot("tdest", "DstTile", text=tok, modifier="SizeCode")
         if tok.startswith(ARROW) or re.fullmatch(r"\{" + ARROW + r"t, ?" + ARROW + r"u, ?" + ARROW + r"Rd\}", tok):
             name = tok.lstrip(ARROW)
             if name in ("{t, u, Rd}", "{t,u,Rd}", "Rd", "rd", "RegDst", "{" + ARROW + "t, " + ARROW + "u, " + ARROW + "Rd}") or \
@@ -460,27 +474,31 @@ class Assembler:
         errors: list[str] = []
         for syn, suffix in cands:
             if syn.problem:
-                errors.append(f"{syn.base} ({syn.form_id}): the assembler cannot read its template: {syn.problem}")
+                message = f"{syn.base} ({syn.form_id}): the assembler cannot read its template: {syn.problem}"
+                errors.append((0, *_error_rank(message), message))
                 continue
             try:
                 ok.append(self._assemble(syn, suffix, rest))
             except AsmError as exc:
-                errors.append(str(exc))
+                errors.append((-getattr(exc, "position", 0), *_error_rank(str(exc)), str(exc)))
         words = {(a.word, a.length_bits) for a in ok}
         if len(words) == 1:
             return ok[0]
         if len(words) > 1:
             forms = ", ".join(sorted({str(a.form.get("form_id")) for a in ok}))
             raise AsmError(f"{line!r} is ambiguous: it assembles to {len(words)} different words (forms {forms})")
-        raise AsmError(min(errors, key=_error_rank))
+        raise AsmError(min(errors)[-1])
 
-    def check_line(self, text: str, units: Sequence[str], own: bool = True) -> tuple[str, str]:
+    def check_line(self, text: str, units: Sequence[str], own: bool = True,
+                   roles: frozenset[str] = frozenset()) -> tuple[str, str]:
         """A contract example or block line of the instruction units ``units``: (verdict, message).
 
         ``ok``: it assembles to a form of those units. ``descriptive``: pseudo-syntax, by this rule: the line is
         one of the instruction's own templates, or it has the mnemonic, suffix, operand count and bracket shape
         of one of its syntaxes and every operand that does not assemble is a placeholder word of that syntax
-        (a word of its template, ``SrcL``, ``simm``, ``{t, u, Rd}``, ``DataType``, or a field name of the form),
+        (a word of its template, ``SrcL``, ``simm``, ``{t, u, Rd}``, ``DataType``, a field name of the form, a
+        CamelCase or ``Src``/``Dst`` role name, or a word of the example's own instruction's operand roles,
+        ``roles``: ``Left`` for "persistent Local left source"),
         so it describes the operands instead of giving them. A line that is not the instruction's own (``own``
         false: another instruction of a bundle line) is also descriptive when no operand is a concrete value
         (a number, a register, a named value) or when it holds an English function word (a remark). ``unchecked``: the syntax is one the assembler
@@ -500,7 +518,7 @@ class Assembler:
             return "descriptive", "the instruction's own assembly template"
         alternatives = re.search(r"[\w#.]+(?:\|[\w#.]+)+", rest)
         if alternatives:  # "S8|U8": one line for each; the worst verdict counts
-            verdicts = [self.check_line(line.replace(alternatives.group(0), alt, 1), units, own)
+            verdicts = [self.check_line(line.replace(alternatives.group(0), alt, 1), units, own, roles)
                         for alt in alternatives.group(0).split("|")]
             for verdict in ("mismatch", "unchecked", "descriptive", "ok"):
                 hit = [v for v in verdicts if v[0] == verdict]
@@ -524,18 +542,22 @@ class Assembler:
             return "ok", ""
         except AsmError as exc:
             error = str(exc)
+        self._shape_error = ""
         if re.search(r"'[A-Za-z_]\w*' is not a number", error):
             return "unchecked", "an immediate written by a name the records give no value for"
         if not mine:
             return "mismatch", error
+        if any(s.problem for s, _x in mine) and not any(
+                self._placeholders(syn, x, rest, roles) for syn, x in mine if not syn.problem):
+            return "unchecked", next(s.problem for s, _x in mine if s.problem)
         if all(s.problem for s, _x in mine):
             return "unchecked", mine[0][0].problem
         for syn, suffix in mine:
             if syn.problem:
                 continue
-            if self._placeholders(syn, suffix, rest):
+            if self._placeholders(syn, suffix, rest, roles):
                 return "descriptive", "operands written as placeholders"
-        return "mismatch", error
+        return "mismatch", self._shape_error or error
 
     def _templates(self, uid: str) -> set[str]:
         cache = self.__dict__.setdefault("_template_cache", {})
@@ -569,7 +591,7 @@ class Assembler:
         return (bool(re.fullmatch(r"[A-Z][A-Za-z0-9_]*", word)) and bool(re.search(r"[a-z]", word))
                 and len(re.findall(r"[A-Z]", word)) >= 2 and word.lower() not in names)
 
-    def _placeholders(self, syn: Syntax, suffix: str, rest: str) -> bool:
+    def _placeholders(self, syn: Syntax, suffix: str, rest: str, roles: frozenset[str] = frozenset()) -> bool:
         """Does the text match this syntax's shape with at least one placeholder and every other operand real?"""
         words = {w.lower() for w in re.findall(r"[A-Za-z_][\w#-]*", syn.template)}
         words |= {f["name"].lower() for f in _fields(syn.form)}
@@ -581,7 +603,10 @@ class Assembler:
         if any(s.optional for s in slots):
             if len(toks) > len(slots):
                 return False
-            slots = slots[:len(toks)]
+            if syn.ior:
+                slots = slots[:len(toks)]
+            elif len(toks) < len(slots):
+                slots = [s for s in slots if not s.optional]
         if len(toks) != len(slots) or [g for g in given if g in "[]"] != [s for s in syn.slots if isinstance(s, str)]:
             return False
         self._current = syn
@@ -590,15 +615,17 @@ class Assembler:
         for slot, tok in zip(slots, toks):
             try:
                 self._operand(slot, tok, syn.base, values)
-            except AsmError:
+            except AsmError as exc:
                 if slot.kind == "imm" and slot.text in LABEL_TOKENS and IDENT.match(tok):
                     placeholder += 1  # a symbol: real assembly, but only a linker knows its offset
                     continue
-                bare = re.sub(r"[<>{}!]", "", tok.replace(ARROW, "").replace(SHIFT, " "))
-                parts = [p for p in re.split(r"[\s,.]+", bare) if p]
-                if parts and all(p.lower() in words or p.isdigit() or self._camel(p) for p in parts):
+                bare = re.sub(r"[<>{}!]", " ", tok.replace(ARROW, "").replace(SHIFT, " "))
+                parts = [p for p in re.split(r"[\s,.=]+", bare) if p]
+                if parts and all(p.lower() in words or p.lower() in roles or p.isdigit() or self._camel(p)
+                                 or re.fullmatch(r"(?i)(src|dst)\w*", p) for p in parts):
                     placeholder += 1
                 else:
+                    self._shape_error = self._shape_error or str(exc)  # the shape fits: this operand is what is wrong
                     return False
         return placeholder > 0
 
@@ -640,6 +667,25 @@ class Assembler:
                            f"({_show(syn)}), got {have}")
         if [g for g in given if g in "[]"] != [s for s in slots if isinstance(s, str)]:
             raise AsmError(f"{name}: memory brackets do not match {_show(syn)}")
+        if opt and not syn.ior:  # an optional flag (B.IOT's <last>): present when the count says so
+            present = have - want
+            it = iter(g for g in given if g not in "[]")
+            position = 0
+            for slot in slots:
+                if isinstance(slot, str):
+                    continue
+                if slot.optional and not present:
+                    values[slot.field] = 0
+                    continue
+                if slot.optional:
+                    present -= 1
+                position += 1
+                try:
+                    values[slot.field] = self._operand(slot, next(it), name, values)
+                except AsmError as exc:
+                    exc.position = position
+                    raise
+            return
         if opt:  # B.IOR: sources in order, then an optional ->destination
             dests = [g for g in given if g.startswith(ARROW)]
             srcs = [g for g in given if not g.startswith(ARROW) and g not in "[]"]
@@ -653,11 +699,13 @@ class Assembler:
                 values["RegDst"] = self._operand(slots[3], dests[0], name, values)
             return
         it = iter(g for g in given if g not in "[]")
-        for slot in slots:
-            if isinstance(slot, str):
-                continue
+        for position, slot in enumerate(s for s in slots if isinstance(s, Slot)):
             tok = next(it)
-            v = self._operand(slot, tok, name, values)
+            try:
+                v = self._operand(slot, tok, name, values)
+            except AsmError as exc:
+                exc.position = position + 1  # how far the text matched this syntax: the best error is the furthest
+                raise
             if slot.field is not None and slot.kind != "lit":
                 values[slot.field] = v
 
@@ -713,6 +761,26 @@ class Assembler:
                 if slot.shift:
                     values[slot.shift] = 0
             return SOURCE_CODE[low]
+        if slot.kind == "tile":
+            m = re.fullmatch(r"([TUMN])#(\d+)", tok.strip(), re.I)
+            if not m or not 1 <= int(m.group(2)) <= 16:
+                raise AsmError(f"{name}: {shown!r} is not a Local tile operand (T#1..T#16, U#1..U#16, M#1..M#16, N#1..N#16)")
+            return TILE_HANDS.index(m.group(1).upper()) * 16 + int(m.group(2)) - 1
+        if slot.kind == "mask":
+            m = re.fullmatch(r"mask=([01]{4})", tok.strip())
+            if not m or m.group(1) not in PE_MASKS:
+                raise AsmError(f"{name}: {shown!r} is not mask=BBBB with one of the PE masks {', '.join(PE_MASKS)}")
+            return PE_MASKS.index(m.group(1))
+        if slot.kind == "flag":
+            if tok.strip().lower() != slot.text:
+                raise AsmError(f"{name}: operand {shown!r} where {slot.text!r} is written")
+            return 1
+        if slot.kind == "tdest":
+            m = re.fullmatch(ARROW + r"([TUMN])<(\d+)>", tok.strip(), re.I)
+            if not m:
+                raise AsmError(f"{name}: {shown!r} is not a tile destination ->T<size>, ->U<size>, ->M<size> or ->N<size>")
+            values[slot.modifier] = self._fit(slot.modifier, int(m.group(2)), False, 0, name, values, "SizeCode")
+            return TILE_HANDS.index(m.group(1).upper())
         if slot.kind == "range":
             parts = [p.strip().lower() for p in tok.split("~")]
             if len(parts) != 2 or not all(p in GPR_NAMES for p in parts):
@@ -736,6 +804,7 @@ class Assembler:
         return self._fit(slot.field, value - slot.bias, slot.signed, slot.bias, name, values, slot.text)
 
     _current: Syntax | None = None
+    _shape_error = ""
 
     def _fit(self, fname, value, signed, bias, name, values, label=None) -> int:
         f = self._field(fname)
@@ -805,7 +874,7 @@ class Assembler:
         parts: list[str] = []
         group: list[str] | None = None
         slots = syn.slots
-        if any(isinstance(s, Slot) and s.optional for s in slots):
+        if syn.ior:
             parts = [SOURCE_NAMES[values.get(s.field, 0)] for s in slots[:3]] + ["->" + DEST_NAMES[values.get("RegDst", 0)]]
             return head + " " + ", ".join(parts)
         for s in slots:
@@ -817,7 +886,8 @@ class Assembler:
                 group = None
                 continue
             text = self._render_slot(s, values, syn)
-            (group if group is not None else parts).append(text)
+            if text or not s.optional:
+                (group if group is not None else parts).append(text)
         return head + (" " + ", ".join(parts) if parts else "")
 
     def _render_slot(self, s: Slot, values: Mapping[str, int], syn: Syntax) -> str:
@@ -839,6 +909,14 @@ class Assembler:
             if s.shift_literal is not None:
                 text += f"<<{s.shift_literal}"
             return text
+        if s.kind == "tile":
+            return f"{TILE_HANDS[v // 16]}#{v % 16 + 1}"
+        if s.kind == "mask":
+            return f"mask={PE_MASKS[v]}"
+        if s.kind == "flag":
+            return s.text if v else ""
+        if s.kind == "tdest":
+            return f"->{TILE_HANDS[v]}<{values.get(s.modifier, 0)}>"
         if s.kind == "range":
             begin, end = values.get(s.modifier, 0), v
             if begin >= len(GPR_NAMES) or end >= len(GPR_NAMES):
@@ -924,6 +1002,7 @@ def _show_slot(slot: Slot) -> str:
 def _error_rank(message: str) -> tuple[int, int]:
     """The most telling of several candidates' errors: a wrong value before a wrong shape."""
     order = ("out of range", "not allowed", "multiple of", "is not a source", "is not a destination", "modifier",
+             "is not a Local tile operand", "is not a tile destination", "is not mask=", "where",
              "is not one of", "suffix", "expects", "brackets", "cannot read")
     for i, key in enumerate(order):
         if key in message:

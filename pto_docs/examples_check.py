@@ -12,6 +12,7 @@ Warnings here; errors under --strict and in a strict build.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from .diagnostics import Diagnostic, error, warning
 from .model import Catalog, Unit
@@ -151,6 +152,8 @@ def assembly_lines(catalog: Catalog, unit: Unit, assembler, every: frozenset[str
         enc = encoding_for(catalog, unit)
         own |= assembler.units_written(enc.carrier_mnemonic or "") if enc else set()
     every = every if every is not None else frozenset(u.id for u in catalog.instructions)
+    roles = frozenset(w.lower() for o in unit.contract.get("operands", ()) or () if isinstance(o, Mapping)
+                      for v in (o.get("field"), o.get("role")) if isinstance(v, str) for w in re.findall(r"[A-Za-z]\w*", v))
     out = []
     entries = [(f"/contract/examples/{i}", e, True) for i, e in enumerate(unit.contract.get("examples", ()))]
     entries += [(f"/block/{i}", b, i == 0) for i, b in enumerate(unit.record.get("block", ()))]
@@ -160,7 +163,7 @@ def assembly_lines(catalog: Catalog, unit: Unit, assembler, every: frozenset[str
         for k, segment in enumerate(split_bundle(line)):
             text = NOTE.sub("", segment)
             mine = k == 0 and first_is_own
-            verdict, message = assembler.check_line(text, own if mine else every, mine)
+            verdict, message = assembler.check_line(text, own if mine else every, mine, roles)
             out.append((pointer, segment, verdict, message, unit.id))
     return out
 

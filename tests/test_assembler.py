@@ -30,6 +30,10 @@ SWAP = form("swap_32_x", "SWAP", "swap<.{aq, rl, f, aqrl}> [SrcL], SrcR, {->t, -
             REG + [field("aq", 25, 1), field("rl", 26, 1), field("far", 27, 1)])
 STOP = form("stop_16_x", "C.STOP", "C.STOP {FALL, IND, RET}", 0xC7FF, 0x0000, [field("BrType", 11, 3)],
             [{"field": "BrType", "operator": "one-of", "values": [1, 5, 7]}], length=16)
+IOT = form("iot_32_x", "B.IOT", "B.IOT SrcTile0, mask=PE_MASK, <last>, ->DstTile<SizeCode>", 0x7F, 0x13,
+           [field("SrcTile0", 7, 6), field("L", 13, 1), field("PEMode", 14, 3), field("SizeCode", 17, 4), field("DstTile", 21, 2)])
+ENTRY = form("entry_32_x", "FENTRY", "FENTRY [RegSrc0 ~ RegSrcn], sp!, uimm", 0x7F, 0x41,
+             [field("SrcBegin", 15, 5), field("SrcEnd", 20, 5), field("uimm", 25, 7, value_lsb=3)])
 LEGALITY = {"ADDW": ["SrcRType=00 selects .sw, SrcRType=01 selects .uw, SrcRType=10 selects .neg, and SrcRType=11 selects no modifier."],
             "C.STOP": ["BrType accepts exactly 1 (FALL), 5 (IND), or 7 (RET)."]}
 
@@ -45,7 +49,8 @@ def unit(mnemonic, forms, examples=(), surface="scalar"):
 
 @pytest.fixture(scope="module")
 def asm():
-    units = [unit("ADDW", [ADDW]), unit("ADDI", [ADDI]), unit("SWAP", [SWAP]), unit("C.STOP", [STOP], surface="block")]
+    units = [unit("ADDW", [ADDW]), unit("ADDI", [ADDI]), unit("SWAP", [SWAP]), unit("C.STOP", [STOP], surface="block"),
+             unit("B.IOT", [IOT], surface="block"), unit("FENTRY", [ENTRY], surface="block")]
     catalog = SimpleNamespace(instructions=tuple(units), units={u.id: u for u in units})
     return Assembler(catalog)
 
@@ -70,7 +75,18 @@ def test_suffix_flags_signed_immediates_and_named_choices(asm):
     assert asm.assemble("C.STOP IND").word == bits(5, 11) and asm.assemble("C.STOP IND").length_bits == 16
 
 
+def test_tile_operands_pe_masks_and_register_ranges(asm):
+    # U#2 = hand 1 * 16 + 1; mask 0011 = PE0+PE1 = PEMode 5; ->M<3>: DstTile 2, SizeCode 3; last: L 1
+    assert asm.assemble("B.IOT U#2, mask=0011, last, ->M<3>").word == 0x13 | bits(17, 7) | bits(1, 13) | bits(5, 14) | bits(3, 17) | bits(2, 21)
+    assert asm.assemble("B.IOT T#1, mask=1111, ->T<1>").word == 0x13 | bits(7, 14) | bits(1, 17)
+    # uimm's pieces start at value bit 3: a multiple of 8, stored shifted
+    assert asm.assemble("FENTRY [s0 ~ s3], sp!, 64").word == 0x41 | bits(11, 15) | bits(14, 20) | bits(8, 25)
+
+
 @pytest.mark.parametrize("text,message", [
+    ("B.IOT T#1, mask=0101, ->T<1>", "is not mask=BBBB"),
+    ("B.IOT T1, mask=1111, ->T<1>", "'T1' is not a Local tile operand"),
+    ("FENTRY [s0 ~ s3], sp!, 60", "must be a multiple of 8"),
     ("frob a0", "unknown mnemonic 'frob'"),
     ("addi a0, 1", "expects 3 operands"),
     ("addi a0, 2048, ->a1", "out of range -2048..2047"),
@@ -89,7 +105,8 @@ def test_each_error_is_one_line_naming_what_is_wrong(asm, text, message):
 
 def test_every_form_round_trips(asm):
     trips = round_trip(asm, samples=24, seed=3)
-    assert {t.form_id: t.status for t in trips} == {"addw_32_x": "full", "addi_32_x": "full", "swap_32_x": "partial", "stop_16_x": "full"}
+    assert {t.form_id: t.status for t in trips} == {"addw_32_x": "full", "addi_32_x": "full", "swap_32_x": "partial",
+                                                    "stop_16_x": "full", "iot_32_x": "full", "entry_32_x": "full"}
     # swap's template offers .aq, .rl, .f and .aqrl only: a word with aq and far set has no spelling
     swap = next(t for t in trips if t.form_id == "swap_32_x")
     assert 0 < swap.same < swap.samples and swap.equivalent == 0 and swap.unbound == ()
