@@ -33,7 +33,8 @@ STOP = form("stop_16_x", "C.STOP", "C.STOP {FALL, IND, RET}", 0xC7FF, 0x0000, [f
 IOT = form("iot_32_x", "B.IOT", "B.IOT SrcTile0, mask=PE_MASK, <last>, ->DstTile<SizeCode>", 0x7F, 0x13,
            [field("SrcTile0", 7, 6), field("L", 13, 1), field("PEMode", 14, 3), field("SizeCode", 17, 4), field("DstTile", 21, 2)])
 ENTRY = form("entry_32_x", "FENTRY", "FENTRY [RegSrc0 ~ RegSrcn], sp!, uimm", 0x7F, 0x41,
-             [field("SrcBegin", 15, 5), field("SrcEnd", 20, 5), field("uimm", 25, 7, value_lsb=3)])
+             [field("SrcBegin", 15, 5), field("SrcEnd", 20, 5), field("uimm", 25, 7, value_lsb=3)],
+             [{"field": f, "operator": "one-of", "values": list(range(2, 24))} for f in ("SrcBegin", "SrcEnd")])
 LEGALITY = {"ADDW": ["SrcRType=00 selects .sw, SrcRType=01 selects .uw, SrcRType=10 selects .neg, and SrcRType=11 selects no modifier."],
             "C.STOP": ["BrType accepts exactly 1 (FALL), 5 (IND), or 7 (RET)."]}
 
