@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field as _dcfield
+from dataclasses import dataclass
+from dataclasses import field as _dcfield
 from typing import Any
 
 from .encoding import _fields, _words
@@ -275,8 +276,6 @@ class Assembler:
             syn.base, syn.problem = head.split(".{", 1)[0], f"mnemonic suffix {head[head.index('{'):]} has no known spelling"
         if base:
             syn.base = base
-        if tile:
-            rest = rest  # the carrier's own operands follow the tile name
         text = _prep_template(rest)
         if "<gpr>" in text:
             syn.ior = True
@@ -1079,6 +1078,7 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
     rendered as text by its syntax and assembled back. ``same``: the very word; ``equivalent``: another word of
     the same form with the same operand values (never seen on 0.58.3; counted so it would show)."""
     import random
+
     from .encoding import _carrier, encoding_for
     rng = random.Random(seed)
     dec = assembler.decoder

@@ -117,7 +117,7 @@ class ModelRunner:
         return entry, f"'{word:0{width}b}', {length}", decoded
 
     def _assemble(self, text: str) -> tuple[int, int]:
-        from .assembler import Assembler, AsmError
+        from .assembler import AsmError, Assembler
         if self._assembler is None:
             self._assembler = Assembler(self.catalog)
         try:

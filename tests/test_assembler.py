@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pto_docs.assembler import Assembler, AsmError, round_trip
+from pto_docs.assembler import AsmError, Assembler, round_trip
 
 
 def field(name, lsb, width, signedness="encoding-defined", value_lsb=0):
