@@ -104,6 +104,15 @@ def test_each_error_is_one_line_naming_what_is_wrong(asm, text, message):
     assert message in str(exc.value) and "\n" not in str(exc.value)
 
 
+def test_two_forms_one_text_different_words_is_ambiguous():
+    one = form("dup_32_a", "DUP", "dup SrcL, ->{t, u, Rd}", 0x7F, 0x21, REG[:2])
+    two = form("dup_32_b", "DUP", "dup SrcL, ->{t, u, Rd}", 0x7F, 0x23, REG[:2])
+    units = [unit("DUP", [one, two])]
+    assembler = Assembler(SimpleNamespace(instructions=tuple(units), units={u.id: u for u in units}))
+    with pytest.raises(AsmError, match=r"ambiguous: it assembles to 2 different words \(forms dup_32_a, dup_32_b\)"):
+        assembler.assemble("dup a0, ->a1")
+
+
 def test_every_form_round_trips(asm):
     trips = round_trip(asm, samples=24, seed=3)
     assert {t.form_id: t.status for t in trips} == {"addw_32_x": "full", "addi_32_x": "full", "swap_32_x": "partial",
