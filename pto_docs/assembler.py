@@ -308,6 +308,10 @@ class Assembler:
         bound = syn.bound
         if re.fullmatch(r"SrcTile\d", tok) and tok in fields:
             return Slot("tile", tok, text=tok)
+        if tok == "S<SharedTID>" and {"SharedTID", "SizeCode"} <= set(fields):
+            return Slot("shared", "SharedTID", text=tok, modifier="SizeCode")  # source form: SizeCode 0
+        if tok == ARROW + "S<SharedTID><SizeCode>" and {"SharedTID", "SizeCode"} <= set(fields):
+            return Slot("sdest", "SharedTID", text=tok, modifier="SizeCode")
         if tok in ("mask=PE_MASK", "mask=<PE_MASK>") and "PEMode" in fields:
             return Slot("mask", "PEMode", text=tok)
         if tok == "<last>" and "L" in fields:
@@ -327,7 +331,7 @@ class Assembler:
                 names = [n.strip() for n in name.strip("{}").split(",")]
                 return self._enum(unit, fields, bound, names, tok)
             if IDENT.match(name):
-                return Slot("lit", text="->" + name.lower())
+                return Slot("lit", text="->" + name)
             return None
         if after_dest and re.fullmatch(r"(Reg)?Dst\d", tok):
             target = "RegDst" + tok[-1]
@@ -654,7 +658,11 @@ class Assembler:
         for c in syn.form.get("constraints") or ():  # a field the text cannot show but the form allows one value of
             if isinstance(c, Mapping) and c.get("operator") == "one-of" and len(c.get("values") or ()) == 1:
                 values.setdefault(c.get("field"), c["values"][0])
-        return self._encode(syn, values, name)
+        try:
+            return self._encode(syn, values, name)
+        except AsmError as exc:
+            exc.position = 99  # every operand was read: this is the error of the syntax the text is written in
+            raise
 
     def _match(self, syn: Syntax, given: list[str], values: dict[str, int], name: str) -> None:
         slots = syn.slots
@@ -765,6 +773,15 @@ class Assembler:
             if not m or not 1 <= int(m.group(2)) <= 16:
                 raise AsmError(f"{name}: {shown!r} is not a Local tile operand (T#1..T#16, U#1..U#16, M#1..M#16, N#1..N#16)")
             return TILE_HANDS.index(m.group(1).upper()) * 16 + int(m.group(2)) - 1
+        if slot.kind in ("shared", "sdest"):
+            pattern = (ARROW + r"S(\d+)<(\d+)>") if slot.kind == "sdest" else r"S(\d+)()"
+            m = re.fullmatch(pattern, tok.strip(), re.I)
+            if not m or int(m.group(1)) > 255:
+                raise AsmError(f"{name}: {shown!r} is not a Shared tile " + ("destination ->Sn<size>" if slot.kind == "sdest"
+                                                                                else "S0..S255"))
+            values[slot.modifier] = 0 if slot.kind == "shared" else \
+                self._fit(slot.modifier, int(m.group(2)), False, 0, name, values, "SizeCode")
+            return int(m.group(1))
         if slot.kind == "mask":
             m = re.fullmatch(r"mask=([01]{4})", tok.strip())
             if not m or m.group(1) not in PE_MASKS:
@@ -910,6 +927,14 @@ class Assembler:
             return text
         if s.kind == "tile":
             return f"{TILE_HANDS[v // 16]}#{v % 16 + 1}"
+        if s.kind == "shared":
+            if values.get(s.modifier, 0):
+                raise AsmError(f"{syn.base}: SizeCode {values.get(s.modifier)} has no spelling in the source form")
+            return f"S{v}"
+        if s.kind == "sdest":
+            if not values.get(s.modifier, 0):
+                raise AsmError(f"{syn.base}: SizeCode 0 has no spelling in the destination form")
+            return f"->S{v}<{values.get(s.modifier)}>"
         if s.kind == "mask":
             return f"mask={PE_MASKS[v]}"
         if s.kind == "flag":
@@ -1001,7 +1026,7 @@ def _show_slot(slot: Slot) -> str:
 def _error_rank(message: str) -> tuple[int, int]:
     """The most telling of several candidates' errors: a wrong value before a wrong shape."""
     order = ("out of range", "not allowed", "multiple of", "is not a source", "is not a destination", "modifier",
-             "is not a Local tile operand", "is not a tile destination", "is not mask=", "where",
+             "is not a Local tile operand", "is not a tile destination", "is not a Shared tile", "is not mask=", "where",
              "is not one of", "suffix", "expects", "brackets", "cannot read")
     for i, key in enumerate(order):
         if key in message:
@@ -1065,9 +1090,20 @@ def _words_of(rng, dec, form, fixed, samples, zero) -> list[int]:
     return words
 
 
-def _one_trip(assembler: Assembler, syn: Syntax, form: Mapping, word: int) -> tuple[bool, str]:
+def _render_any(assembler: Assembler, syntaxes: Sequence[Syntax], values: Mapping[str, int]) -> str:
+    """The text of the first syntax (of a form's alternatives, B.IOS's source and destination) that can say it."""
+    error = None
+    for syn in syntaxes:
+        try:
+            return assembler.render(syn, values)
+        except AsmError as exc:
+            error = error or exc
+    raise error or AsmError("no syntax")
+
+
+def _one_trip(assembler: Assembler, syns: Sequence[Syntax], form: Mapping, word: int) -> tuple[bool, str]:
     try:
-        back = assembler.assemble(assembler.render(syn, dict(assembler.decoder.fields(form, word))))
+        back = assembler.assemble(_render_any(assembler, syns, dict(assembler.decoder.fields(form, word))))
     except AsmError as exc:
         return False, str(exc)
     return back.word == word, back.hex
@@ -1117,12 +1153,12 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
             continue
         if trip.unbound:
             zeroed = _words_of(rng, dec, form, fixed, samples, trip.unbound)
-            trip.zero_unbound = bool(zeroed) and all(_one_trip(assembler, syn, form, w)[0] for w in zeroed)
+            trip.zero_unbound = bool(zeroed) and all(_one_trip(assembler, usable, form, w)[0] for w in zeroed)
         for word in words:
             trip.samples += 1
             values = dict(dec.fields(form, word))
             try:
-                text = assembler.render(syn, values)
+                text = _render_any(assembler, usable, values)
                 back = assembler.assemble(text)
             except AsmError as exc:
                 trip.failure = trip.failure or f"0x{word:x}: {exc}"

@@ -24,7 +24,7 @@ def test_words_of_every_form_round_trip_through_text(assembler):
     total = collections.Counter(t.surface for t in trips)
     assert total == {"scalar": 466, "block": 74, "tile": 109}
     assert by["tile", "full"] == 109
-    assert by["scalar", "full"] >= 421 and by["block", "full"] >= 65
+    assert by["scalar", "full"] >= 421 and by["block", "full"] >= 66
     for t in trips:
         assert t.equivalent == 0 and t.status != "no-word", t
         if t.status in ("partial", "none"):
@@ -49,7 +49,7 @@ def test_example_and_block_lines_of_every_instruction(real_load, assembler):
     from pto_docs.examples_check import assembly_diagnostics, assembly_lines
     catalog = real_load.catalog
     verdicts = collections.Counter(v for u in catalog.instructions for _p, _s, v, _m, _o in assembly_lines(catalog, u, assembler))
-    assert sum(verdicts.values()) == 2641 and verdicts["ok"] >= 500
+    assert sum(verdicts.values()) == 2641 and verdicts["ok"] >= 516
     diags = assembly_diagnostics(catalog, assembler)
     assert len(diags) == 31 and {d.code for d in diags} == {"EXAMPLE-ASM"}
     # each is a genuine discrepancy: B.DIM written "LBn, value" against its syntax "B.DIM RegSrc, uimm, ->LBn"
