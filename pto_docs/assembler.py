@@ -47,6 +47,13 @@ DEST_NAMES = GPR_NAMES + ("t#1", "t#2", "t#3", "t#4", "u#1", "u#2", "u", "t")
 SOURCE_CODE = {n: i for i, n in enumerate(SOURCE_NAMES)}
 DEST_CODE = {n: i for i, n in enumerate(DEST_NAMES)}
 FP_TYPES = {"fd": 0, "fs": 1}
+# .{srcT2dstT} conversions (the scalar FSU model: SrcType 0/1 is the 64/32-bit source of the operation's kind;
+# destination type codes 0 and 1 are FP64/FP32 or the unsigned 64/32-bit integers, 8 and 9 the signed ones; the
+# other assigned codes 2..7 and 10..14 have no name in the records)
+CONVERSIONS = {"fcvt": ("fp", "fp"), "scvtf": ("sint", "fp"), "ucvtf": ("uint", "fp"),
+               **{f"fcvt{r}": ("fp", "int") for r in "amnpz"}}
+TYPE_SUFFIXES = {"fp": {"fd": 0, "fs": 1}, "sint": {"sd": 0, "sw": 1}, "uint": {"ud": 0, "uw": 1},
+                 "fp-dst": {"fd": 0, "fs": 1}, "int-dst": {"ud": 0, "uw": 1, "sd": 8, "sw": 9}}
 # B.IOT (its unit's prose): a Local tile operand is hand#n, the 64-entry namespace T, U, M, N x 1..16; DstTile
 # is the hand (0 T, 1 U, 2 M, 3 N); PEMode 0..7 expands to these four-PE masks (PE3..PE0, so 0011 = PE0+PE1)
 TILE_HANDS = ("T", "U", "M", "N")
@@ -106,6 +113,8 @@ class Syntax:
         out = set(self.suffix_fields.values()) | set(self.fixed)
         if self.suffix_kind == "type":
             out.add("SrcType")
+        if self.suffix_kind == "conv":
+            out |= {"SrcType", "DstType"}
         for s in self.slots:
             if isinstance(s, Slot):
                 out.update(x for x in (s.field, s.modifier, s.shift) if x)
@@ -272,6 +281,15 @@ class Assembler:
             else:
                 syn.suffix_fields = {n: slot.field for n in names}
                 syn.suffix_codes = slot.names
+        elif head.endswith(".{srcT2dstT}") and {"SrcType", "DstType"} <= set(fields):
+            syn.base, syn.suffix_kind, syn.suffix_required = head[:-len(".{srcT2dstT}")], "conv", True
+            kinds = CONVERSIONS.get(syn.base.lower())
+            if kinds is None:
+                syn.problem = f"conversion {syn.base} has no known source and destination kinds"
+            else:
+                sources, dests = TYPE_SUFFIXES[kinds[0]], TYPE_SUFFIXES[kinds[1] + "-dst"]
+                syn.suffix_codes = {f"{a}2{b}": (sources[a] << 8) | dests[b] for a in sources for b in dests}
+                syn.suffix_options = tuple(syn.suffix_codes)
         elif "{" in head:
             syn.base, syn.problem = head.split(".{", 1)[0], f"mnemonic suffix {head[head.index('{'):]} has no known spelling"
         if base:
@@ -647,6 +665,11 @@ class Assembler:
             if suffix not in syn.suffix_codes:
                 raise AsmError(f"{name}: {syn.base} needs one of the suffixes {', '.join('.' + o for o in syn.suffix_options)}")
             values[syn.suffix_fields[suffix]] = syn.suffix_codes[suffix]
+        elif syn.suffix_kind == "conv":
+            if suffix not in syn.suffix_codes:
+                raise AsmError(f"{name}: {syn.base} needs a conversion suffix, one of "
+                               f"{', '.join('.' + o for o in syn.suffix_options)}")
+            values["SrcType"], values["DstType"] = syn.suffix_codes[suffix] >> 8, syn.suffix_codes[suffix] & 0xFF
         elif syn.suffix_kind == "type":
             if suffix not in FP_TYPES:
                 raise AsmError(f"{name}: {syn.base} needs a type suffix .fd or .fs")
@@ -881,6 +904,13 @@ class Assembler:
             code = values.get(next(iter(syn.suffix_fields.values())), 0)
             if code not in back:
                 raise AsmError(f"{syn.base}: suffix value {code} has no name")
+            head += "." + back[code]
+        elif syn.suffix_kind == "conv":
+            back = {v: k for k, v in syn.suffix_codes.items()}
+            code = (values.get("SrcType", 0) << 8) | values.get("DstType", 0)
+            if code not in back:
+                raise AsmError(f"{syn.base}: SrcType {values.get('SrcType', 0)}, DstType {values.get('DstType', 0)} "
+                               "have no suffix spelling")
             head += "." + back[code]
         elif syn.suffix_kind == "type":
             names = {v: k for k, v in FP_TYPES.items()}

@@ -49,7 +49,7 @@ def test_example_and_block_lines_of_every_instruction(real_load, assembler):
     from pto_docs.examples_check import assembly_diagnostics, assembly_lines
     catalog = real_load.catalog
     verdicts = collections.Counter(v for u in catalog.instructions for _p, _s, v, _m, _o in assembly_lines(catalog, u, assembler))
-    assert sum(verdicts.values()) == 2641 and verdicts["ok"] >= 516
+    assert sum(verdicts.values()) == 2641 and verdicts["ok"] >= 532
     diags = assembly_diagnostics(catalog, assembler)
     assert len(diags) == 31 and {d.code for d in diags} == {"EXAMPLE-ASM"}
     # each is a genuine discrepancy: B.DIM written "LBn, value" against its syntax "B.DIM RegSrc, uimm, ->LBn"
