@@ -75,6 +75,7 @@ CODES: dict[str, str] = {
     "EXAMPLE-CASE": "a worked example is not a valid case",
     "EXAMPLE-UNSUPPORTED": "a worked example's instruction is not modelled by the executor (warning)",
     "EXAMPLE-ILLEGAL": "a contract example bundle is illegal in the reference model (warning)",
+    "EXAMPLE-ASM": "a contract example or block line does not assemble: another mnemonic, a wrong operand count, an operand its form does not have or a value out of range (warning)",
     "BLOCK-ILLEGAL": "a block composition is illegal in the reference model (warning)",
     "DATATYPE-PROSE": "legality prose lists other data types than the model accepts (warning)",
     # commands (printed by the CLI; exit codes as given)

@@ -1,13 +1,18 @@
-"""Contract prose and bundle examples checked against the reference executor.
+"""Contract prose and bundle examples checked against the reference executor and the assembler.
 
 Every ``contract.examples`` bundle and the ``block`` composition of an instruction the executor models
 is parsed and run through the model's legality; a data-type list in legality prose that disagrees with
-the model's accepted set is reported. Warnings here; errors under --strict and in a strict build.
+the model's accepted set is reported. Every contract example and block line of every instruction (scalar,
+block and tile) is also read by the assembler (``pto_docs.assembler``): a line that names another mnemonic, has
+the wrong operand count, an operand its form does not have or a value out of range is EXAMPLE-ASM; pseudo-syntax
+that describes operands instead of giving them is recognised by the rule of ``Assembler.check_line``.
+Warnings here; errors under --strict and in a strict build.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from .diagnostics import Diagnostic, error, warning
 from .model import Catalog, Unit
@@ -42,6 +47,7 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
     for example in catalog.examples:
         diags.extend(memo.get(("example-case", example.path, example.file.sha256),
                               lambda example=example: tuple(_check_authored_example(example, supported))))
+    diags.extend(assembly_diagnostics(catalog))
     from .flags_check import flags_prose_diagnostics
     diags.extend(flags_prose_diagnostics(catalog))
     return diags
@@ -108,4 +114,72 @@ def _check_unit(unit: Unit, accepted: tuple[str, ...], check_bundle) -> list[Dia
             diags.append(warning(unit.path, unit.line, 1, "DATATYPE-PROSE",
                                  f"{unit.mnemonic} legality lists {len(listed)} data types but the reference model accepts "
                                  f"{len(model)}: {'; '.join(parts)}", f"/contract/legality/{index}"))
+    return diags
+
+
+# -- contract examples and block lines of every instruction, by the assembler --------------------
+NOTE = re.compile(r"\s*(\([^()]*\)|\[[A-Z0-9.]+ form\])\s*$")
+
+
+def split_bundle(line: str) -> list[str]:
+    """';'-separated instructions of a bundle line, not splitting inside parentheses (remarks)."""
+    out, depth, cur = [], 0, ""
+    for ch in line:
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";" and depth <= 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return [s for s in out if s]
+
+
+def assembly_lines(catalog: Catalog, unit: Unit, assembler, every: frozenset[str] | None = None
+                   ) -> list[tuple[str, str, str, str, str]]:
+    """(pointer, segment, verdict, message, owner) for every contract example and block line of one instruction.
+
+    A line with ';' is a bundle: its first instruction must be this instruction's (or, for a carrier or an
+    alias, an operation it carries), every other one any instruction of the tree. In a ``block`` list the
+    first line is the instruction's and the others are the bundle's. A trailing remark, ``(optional)`` or
+    ``[TMOV.S2L.EXTRACT form]``, is not an operand. Verdicts: see ``Assembler.check_line``."""
+    own = {unit.id} | assembler.units_written(unit.mnemonic or "")
+    target = unit.record.get("alias_of")
+    if isinstance(target, str):
+        own |= assembler.units_written(target)
+    if unit.surface == "tile" and unit.id not in assembler.by_unit:
+        from .encoding import encoding_for  # a CUBE or TLSU operation is written as its own carrier
+        enc = encoding_for(catalog, unit)
+        own |= assembler.units_written(enc.carrier_mnemonic or "") if enc else set()
+    every = every if every is not None else frozenset(u.id for u in catalog.instructions)
+    roles = frozenset(w.lower() for o in unit.contract.get("operands", ()) or () if isinstance(o, Mapping)
+                      for v in (o.get("field"), o.get("role")) if isinstance(v, str) for w in re.findall(r"[A-Za-z]\w*", v))
+    out = []
+    entries = [(f"/contract/examples/{i}", e, True) for i, e in enumerate(unit.contract.get("examples", ()))]
+    entries += [(f"/block/{i}", b, i == 0) for i, b in enumerate(unit.record.get("block", ()))]
+    for pointer, line, first_is_own in entries:
+        if not isinstance(line, str):
+            continue
+        for k, segment in enumerate(split_bundle(line)):
+            text = NOTE.sub("", segment)
+            mine = k == 0 and first_is_own
+            verdict, message = assembler.check_line(text, own if mine else every, mine, roles)
+            out.append((pointer, segment, verdict, message, unit.id))
+    return out
+
+
+def assembly_diagnostics(catalog: Catalog, assembler=None) -> list[Diagnostic]:
+    """EXAMPLE-ASM: a contract example or block line that names another mnemonic, has the wrong operand count,
+    an operand its form does not have or a value out of range (warnings; errors under --strict)."""
+    from .assembler import Assembler
+    assembler = assembler or Assembler(catalog)
+    diags = []
+    units = catalog.instructions
+    every = frozenset(u.id for u in units)
+    for unit in units:
+        for pointer, segment, verdict, message, _owner in assembly_lines(catalog, unit, assembler, every):
+            if verdict == "mismatch":
+                diags.append(warning(unit.path, unit.line, 1, "EXAMPLE-ASM",
+                                     f"{unit.mnemonic} {'block line' if pointer.startswith('/block') else 'contract example'} "
+                                     f"{segment!r} does not assemble: {message}", pointer))
     return diags

@@ -7,6 +7,9 @@ the way the ASL does and the instruction by its encoded word or by the subprogra
      "setup": ["WriteGPR(2, Zeros{PTO_XLEN} + 512);", "WriteGPR(4, Zeros{PTO_XLEN} + 0x11223344);"],
      "instruction": {"word": "0x00412059", "length_bits": 32}}
 
+or, the same instruction as assembly text, ``"instruction": {"asm": "..."}`` (``pto_docs.assembler`` turns it into
+the word, which then runs exactly like a given word; the result's ``decoded`` adds ``asm_text`` and ``word``).
+
 ``read`` (optional) lists ASL expressions evaluated after the instruction (``"ReadTileElement(2, 0, 1)"``), shown
 as ASLRef prints them. ``setup`` is ASL statements run after ``ResetProfileState()`` (the setters the AVS tests use: registers,
 memory, tiles, bundle state); the instruction is then executed once while a probe (``asl.probe``) records the
@@ -75,6 +78,7 @@ class ModelRunner:
                                [*instruction_entry_names(catalog), *calls] or True)
         self.program = self.session.program
         self.decoder = Decoder(catalog)
+        self._assembler = None
 
     def run(self, case: Mapping) -> dict[str, Any]:
         return run_in_big_stack(self._run, case)
@@ -86,7 +90,12 @@ class ModelRunner:
             if name not in self.program.functions:
                 raise CaseProblem(f"the model has no subprogram {name}", "/instruction/call")
             return name, ", ".join(instruction.get("arguments", ())), None
-        word, length = int(instruction["word"], 16), instruction["length_bits"]
+        text = None
+        if "asm" in instruction:
+            text = instruction["asm"]
+            word, length = self._assemble(text)
+        else:
+            word, length = int(instruction["word"], 16), instruction["length_bits"]
         matches = self.decoder.decode(word, length)
         if not matches:
             raise CaseProblem(f"{instruction['word']} ({length} bits) decodes to no form of this tree's encoding model",
@@ -102,7 +111,20 @@ class ModelRunner:
         decoded = {"mnemonic": str(form.get("mnemonic", unit.mnemonic)), "form": str(form.get("form_id", "")),
                    "asm": str(form.get("asm", "")), "surface": unit.surface, "unit": unit.id,
                    "fields": {name: value for name, value in self.decoder.fields(form, word)}}
+        if text is not None:
+            decoded["asm_text"] = text
+            decoded["word"] = f"0x{word:0{max(1, length // 4)}x}"
         return entry, f"'{word:0{width}b}', {length}", decoded
+
+    def _assemble(self, text: str) -> tuple[int, int]:
+        from .assembler import AsmError, Assembler
+        if self._assembler is None:
+            self._assembler = Assembler(self.catalog)
+        try:
+            done = self._assembler.assemble(text)
+        except AsmError as exc:
+            raise CaseProblem(f"the assembly text does not assemble: {exc}", "/instruction/asm") from None
+        return done.word, done.length_bits
 
     def _word_width(self, entry: str) -> int:
         fn = self.program.functions[entry][0]

@@ -41,8 +41,34 @@ def _spec_text(unit: Unit, pointer: str) -> Prose:
     return Prose(unit.id, "", "")
 
 
-def findings_of(unit: Unit) -> tuple[Finding, ...]:
-    """The findings of one instruction (empty when the reference executor does not model it)."""
+def findings_of(unit: Unit, catalog: Catalog | None = None) -> tuple[Finding, ...]:
+    """The findings of one instruction: the reference executor's (tile instructions it models) and, given the
+    catalog, the assembler's (EXAMPLE-ASM, every instruction)."""
+    out = list(_assembly_findings(unit, catalog)) if catalog is not None and unit.is_instruction else []
+    return tuple(out) + _model_findings(unit)
+
+
+_ASSEMBLERS: dict[int, tuple[Catalog, object, frozenset]] = {}
+
+
+def _assembly_findings(unit: Unit, catalog: Catalog) -> tuple[Finding, ...]:
+    from ..assembler import Assembler
+    from ..examples_check import assembly_lines
+    cached = _ASSEMBLERS.get(id(catalog))
+    if cached is None or cached[0] is not catalog:
+        _ASSEMBLERS.clear()
+        cached = _ASSEMBLERS[id(catalog)] = (catalog, Assembler(catalog), frozenset(u.id for u in catalog.instructions))
+    out = []
+    for pointer, segment, verdict, message, _owner in assembly_lines(catalog, unit, cached[1], cached[2]):
+        if verdict == "mismatch":
+            english = unit.contract.get("examples", ())[int(pointer.rsplit("/", 1)[1])] \
+                if pointer.startswith("/contract/") else unit.record.get("block", ())[int(pointer.rsplit("/", 1)[1])]
+            out.append(Finding("EXAMPLE-ASM", unit.mnemonic or "", unit.id, pointer, Prose(unit.id, pointer, english),
+                               detail=f"{segment}: {message}"))
+    return tuple(out)
+
+
+def _model_findings(unit: Unit) -> tuple[Finding, ...]:
     try:
         from ..executor import accepted_data_types, check_bundle, supported_instructions
     except ImportError:
@@ -72,7 +98,7 @@ def _order(listed: set[str], accepted: tuple[str, ...]) -> list[str]:
 
 
 def catalog_findings(catalog: Catalog) -> tuple[Finding, ...]:
-    return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)) for f in findings_of(u))
+    return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)) for f in findings_of(u, catalog))
 
 
 @dataclass(frozen=True)

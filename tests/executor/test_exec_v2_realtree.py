@@ -127,7 +127,28 @@ def test_a_scalar_word_is_decoded_by_our_encoding_model_and_executed(real_load, 
     assert ["_PC", "0x0000000000000000", "0x0000000000000004"] in result["changed"]
 
 
+def test_assembly_text_runs_like_its_word(real_tree_root, real_decoders, tmp_path):
+    """SWI written as text: the assembler gives the word (SrcL a2 = 4, SrcR a0 = 2, simm12 8), which runs as a given
+    word would; the offset is in the form's units (SWI scales simm12 by its 4-byte access), so 512 + 8 * 4."""
+    setup = ["WriteGPR(2, Zeros{PTO_XLEN} + 512);", "WriteGPR(4, Zeros{PTO_XLEN} + 0x11223344);"]
+    read = ["LoadUnsigned(Zeros{PTO_XLEN} + 544, 4)"]
+    text_case = {"schema": "pto-docs.case.v2", "setup": setup, "instruction": {"asm": "swi a2, [a0, 8]"}, "read": read}
+    code, by_text, err = exec_case(tmp_path, text_case, real_tree_root, real_decoders)
+    assert code == 0, err
+    assert by_text["decoded"]["mnemonic"] == "SWI" and by_text["decoded"]["asm_text"] == "swi a2, [a0, 8]"
+    assert by_text["decoded"]["fields"] == {"SrcL": 4, "SrcR": 2, "simm12": 8}
+    assert int(by_text["read"][read[0]], 16) == 0x11223344
+    word_case = {"schema": "pto-docs.case.v2", "setup": setup, "read": read,
+                 "instruction": {"word": by_text["decoded"]["word"], "length_bits": 32}}
+    code, by_word, err = exec_case(tmp_path, word_case, real_tree_root, real_decoders)
+    assert code == 0, err
+    assert by_word["changed"] == by_text["changed"] and by_word["result"] == by_text["result"] == "ScalarExecution_Executed"
+
+
 @pytest.mark.parametrize("case,message", [
+    ({"schema": "pto-docs.case.v2", "instruction": {"asm": "swi x5, [a0, 8]"}}, "'x5' is not a source register"),
+    ({"schema": "pto-docs.case.v2", "instruction": {"asm": "swi a2, [a0, 4096]"}}, "out of range -2048..2047"),
+    ({"schema": "pto-docs.case.v2", "instruction": {"asm": "frob a0"}}, "unknown mnemonic 'frob'"),
     ({"schema": "pto-docs.case.v2", "instruction": {"call": "NoSuchThing"}}, "no subprogram NoSuchThing"),
     ({"schema": "pto-docs.case.v2", "instruction": {"word": "0x0", "length_bits": 32}}, "decodes to no form"),
     ({"schema": "pto-docs.case.v2", "setup": ["this is not ASL"], "instruction": {"call": "TTRANS", "arguments": ["1", "0"]}},

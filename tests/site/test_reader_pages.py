@@ -78,6 +78,21 @@ def test_real_tree_findings_reach_the_pages(real_renderer):
     assert 'data-finding="DATATYPE-PROSE"' in text
 
 
+def test_real_tree_assembler_findings_reach_the_pages(real_renderer):
+    """EXAMPLE-ASM (examples_check.assembly_diagnostics) on the instruction page, in both languages."""
+    from pto_docs.i18n import labels
+    from pto_docs.render.findings import findings_of
+    cat = real_renderer.catalog
+    tmov = cat.find_instruction("TMOV", "tile")
+    found = [f for f in findings_of(tmov, cat) if f.code == "EXAMPLE-ASM"]
+    assert [f.pointer for f in found] == ["/contract/examples/0", "/block/0"]
+    assert "unknown mnemonic 'BSTART.TLSU'" in found[0].detail
+    assert findings_of(cat.find_instruction("ADD", "scalar"), cat) == ()
+    for locale in ("en", "zh-CN"):
+        text = real_renderer.unit_page(tmov, locale).assembled()
+        assert 'data-finding="EXAMPLE-ASM"' in text and labels(locale).t("finding.assembler_says") in text
+
+
 @pytest.mark.parametrize("mnemonic, count", [("TMUL", 14), ("TSQRT", 15), ("TCOLEXPAND", 12)])
 def test_real_tree_evidence_counts_match_the_seeds(real_renderer, mnemonic, count):
     """The absent 5 MB closure file is listed as recorded-only, as upstream's portal lists it."""
