@@ -47,10 +47,24 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
     for example in catalog.examples:
         diags.extend(memo.get(("example-case", example.path, example.file.sha256),
                               lambda example=example: tuple(_check_authored_example(example, supported))))
-    diags.extend(assembly_diagnostics(catalog))
+    if isinstance(memo, NoMemo):
+        diags.extend(assembly_diagnostics(catalog))
+    else:  # keyed by every unit's record line: all the assembler and the lines it checks read (a save elsewhere reuses it)
+        diags.extend(memo.get(("example-asm", _records_key(catalog)), lambda: tuple(assembly_diagnostics(catalog))))
     from .flags_check import flags_prose_diagnostics
     diags.extend(flags_prose_diagnostics(catalog))
     return diags
+
+
+def _records_key(catalog: Catalog) -> str:
+    """sha256 over every unit's id, place and record line (the ``// PTO-...:`` JSON its record was read from)."""
+    import hashlib
+    digest = hashlib.sha256()
+    for unit in sorted(catalog.units.values(), key=lambda u: u.id):
+        text = unit.file.text
+        line = text.split("\n", unit.line)[unit.line - 1] if unit.line >= 1 else ""
+        digest.update(f"{unit.id}\0{unit.path}\0{unit.line}\0{line}\n".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def _check_authored_example(example, supported: frozenset[str]) -> list[Diagnostic]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from pto_docs.cli import main
 from tests import spec_factory as sf
@@ -66,3 +67,32 @@ def test_malformed_authored_example_is_an_error(tmp_path, capsys):
                                                                                         "sources": [0, 0]}, "colour": 1}))
     assert main(["validate", str(root)]) == 1
     assert "examples/TADD/broken.json:1:1: error[EXAMPLE-CASE]" in capsys.readouterr().err
+
+
+def test_example_asm_findings_follow_record_edits_through_the_load_memo(tmp_path):
+    """A reload (mkdocs serve) reuses the EXAMPLE-ASM verdicts only while every record line is unchanged."""
+    import shutil
+
+    from pto_docs.examples_check import consistency_diagnostics
+    from pto_docs.load import load_catalog
+    from pto_docs.load_memo import LoadMemo
+    root = tmp_path / "tree"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "catalog", root)
+    memo = LoadMemo()
+
+    def asm_findings(previous=None):
+        loaded = load_catalog(root, memo, previous=previous)
+        found = [d for d in consistency_diagnostics(loaded.catalog, memo) if d.code == "EXAMPLE-ASM"]
+        memo.finish()
+        return loaded, found
+    loaded, found = asm_findings()
+    assert found == []
+    unit = root / "asl" / "scalar" / "agu" / "SWI.asl"
+    unit.write_text(unit.read_text("utf-8") + "// an edit outside the record\n", "utf-8")
+    loaded, found = asm_findings(loaded.tree)
+    assert found == [] and memo.hits
+    text = unit.read_text("utf-8")
+    assert '"examples":["swi SrcL, [SrcR, simm]' in text
+    unit.write_text(text.replace('"examples":["swi SrcL, [SrcR, simm]', '"examples":["swi a0, a1, a2, a3, a4, a5', 1), "utf-8")
+    _, found = asm_findings(loaded.tree)
+    assert len(found) == 1 and "swi a0, a1" in found[0].message
