@@ -168,7 +168,8 @@ class CostlyParts:
     trace_json: Markup
 
 
-def costly_parts(data: SiteData, unit: Unit) -> CostlyParts:
+def costly_parts(data: SiteData, unit: Unit, trace: dict[str, Any] | None = None) -> CostlyParts:
+    """``trace``: the unit's traceability row when the caller has it already."""
     return CostlyParts(
         regions=tuple(
             AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1,
@@ -176,12 +177,11 @@ def costly_parts(data: SiteData, unit: Unit) -> CostlyParts:
             for r in unit.regions if r.name in ("decode", "operation")),
         encoding=encoding_view(data.catalog, unit),
         record_json=json_block(thaw(unit.record)),
-        trace_json=json_block(data.trace_row(unit)))
+        trace_json=json_block(trace if trace is not None else data.trace_row(unit)))
 
 
 def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | None = None) -> InstructionModel:
     """``costly``: the unit's :func:`costly_parts` made beforehand (render/pages.py, ``prepare``), else made here."""
-    costly = costly or costly_parts(data, unit)
     contract = unit.contract
     prose: dict[str, tuple[Prose, ...]] = {}
     for key in CONTRACT_PROSE:
@@ -195,6 +195,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         for i, o in enumerate(contract.get("operands", ()) or ()) if isinstance(o, Mapping))
     src = routes.unit_src(unit)
     trace = data.trace_row(unit)
+    costly = costly or costly_parts(data, unit, trace)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
     from .findings import findings_of, flags_notices
