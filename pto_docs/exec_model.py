@@ -96,32 +96,37 @@ class ModelRunner:
             word, length = self._assemble(text)
         else:
             word, length = int(instruction["word"], 16), instruction["length_bits"]
-        matches = self.decoder.decode(word, length)
-        if not matches:
-            raise CaseProblem(f"{instruction['word']} ({length} bits) decodes to no form of this tree's encoding model",
-                              "/instruction/word")
-        unit, form = matches[0]
-        entry = instruction.get("entry") or ENTRY_BY_SURFACE.get(unit.surface)
-        if entry is None or entry not in self.program.functions:
-            raise CaseProblem(f"no ASL entry point executes a {unit.surface} word ({entry or 'none known'}); "
-                              "name one with instruction.entry", "/instruction")
-        width = self._word_width(entry)
-        if word >> width:
-            raise CaseProblem(f"the word is wider than {entry}'s bits({width}) operand", "/instruction/word")
-        decoded = {"mnemonic": str(form.get("mnemonic", unit.mnemonic)), "form": str(form.get("form_id", "")),
-                   "asm": str(form.get("asm", "")), "surface": unit.surface, "unit": unit.id,
-                   "fields": {name: value for name, value in self.decoder.fields(form, word)}}
+        entry, width, decoded = self.decode_word(word, length, instruction.get("entry"), "/instruction/word")
         if text is not None:
             decoded["asm_text"] = text
             decoded["word"] = f"0x{word:0{max(1, length // 4)}x}"
         return entry, f"'{word:0{width}b}', {length}", decoded
 
+    def decode_word(self, word: int, length: int, entry: str | None, pointer: str,
+                    what: str = "") -> tuple[str, int, dict]:
+        """(entry point, width of its word operand, decoded form) of one encoded instruction; ``what`` names it
+        in a problem's message (a bundle's "instruction 2 ('B.DIM ...')")."""
+        matches = self.decoder.decode(word, length)
+        if not matches:
+            raise CaseProblem(f"{what}0x{word:x} ({length} bits) decodes to no form of this tree's encoding model",
+                              pointer)
+        unit, form = matches[0]
+        entry = entry or ENTRY_BY_SURFACE.get(unit.surface)
+        if entry is None or entry not in self.program.functions:
+            raise CaseProblem(f"{what}no ASL entry point executes a {unit.surface} word ({entry or 'none known'}); "
+                              "name one with instruction.entry", "/instruction")
+        width = self._word_width(entry)
+        if word >> width:
+            raise CaseProblem(f"{what}the word is wider than {entry}'s bits({width}) operand", pointer)
+        decoded = {"mnemonic": str(form.get("mnemonic", unit.mnemonic)), "form": str(form.get("form_id", "")),
+                   "asm": str(form.get("asm", "")), "surface": unit.surface, "unit": unit.id,
+                   "fields": {name: value for name, value in self.decoder.fields(form, word)}}
+        return entry, width, decoded
+
     def _assemble(self, text: str) -> tuple[int, int]:
-        from .assembler import AsmError, Assembler
-        if self._assembler is None:
-            self._assembler = Assembler(self.catalog)
+        from .assembler import AsmError
         try:
-            done = self._assembler.assemble(text)
+            done = self.assembler().assemble(text)
         except AsmError as exc:
             raise CaseProblem(f"the assembly text does not assemble: {exc}", "/instruction/asm") from None
         return done.word, done.length_bits
@@ -139,18 +144,60 @@ class ModelRunner:
         raise CaseProblem(f"cannot tell the width of {entry}'s operand", "/instruction")
 
     def _run(self, case: Mapping) -> dict[str, Any]:
-        session, program = self.session, self.program
-        probe = session.probe
-        entry, arguments, decoded = self._entry(case["instruction"])
+        instruction = case["instruction"]
+        if "asm" in instruction:
+            from . import exec_bundle
+            parts = exec_bundle.split_text(instruction["asm"])
+            if len(parts) > 1:
+                return exec_bundle.run(self, case, exec_bundle.prepare(self, parts, instruction.get("entry")))
+            if parts:
+                instruction = {**instruction, "asm": parts[0]}
+        program, probe = self.program, self.session.probe
+        entry, arguments, decoded = self._entry(instruction)
         returns = program.functions[entry][0].decl[7] is not None
         call = f"let __pto_docs_result = {entry}({arguments});" if returns else f"{entry}({arguments});"
+        self.begin(case, [call])
+        status, message = "ok", ""
+        try:
+            program.call("__pto_docs_instruction")
+        except AslCompileError as exc:
+            raise CaseProblem(f"the instruction cannot run: {exc}", "/instruction") from None
+        except (AslError, RecursionError) as exc:
+            status, message = "exception", f"{type(exc).__name__}: {exc}"
+        except MemoryError:
+            raise CaseProblem("the instruction needs more memory than this process can have", "/instruction") from None
+        steps = [step_json(s) for s in probe.steps]
+        values = self.read(case) if status == "ok" else {}
+        step = steps[0] if steps else None
+        result = {
+            "schema": RESULT_SCHEMA, "profile": self.profile, "status": status, "message": message,
+            "entry": entry, "decoded": decoded,
+            "result": step["result"] if step else None,
+            "exception": step["exception"] if step else "",
+            "before": step["before"] if step else [],
+            "changed": step["changed"] if step else [],
+            "truncated": step["truncated"] if step else False,
+            "read": values,
+            "fault": self.global_text("_LastFault"),
+            "status_flags": self.flags(),
+        }
+        result["digest"] = hashlib.sha256(json.dumps(result, sort_keys=True, separators=(",", ":"),
+                                                     ensure_ascii=False).encode("utf-8")).hexdigest()
+        return result
+
+    result_schema = RESULT_SCHEMA
+
+    def begin(self, case: Mapping, calls: list[str]) -> None:
+        """Link the case's subprograms (setup, the instruction ``calls`` if any, reads) and run its setup after
+        ``ResetProfileState()``, unwatched; the probe then watches from a clean list of steps."""
+        session, program, probe = self.session, self.program, self.session.probe
         reset = "    ResetProfileState();\n" if "ResetProfileState" in program.functions else ""
         setup = "".join(f"    {line.strip()}\n" for line in case.get("setup", ()))
-        reads = list(case.get("read", ()))
-        printed = "".join(f"    println({expr});\n" for expr in reads)
+        printed = "".join(f"    println({expr});\n" for expr in case.get("read", ()))
+        body = "".join(f"    {call}\n" for call in calls)
         text = (f"func __pto_docs_setup()\nbegin\n{reset}{setup}end;\n\n"
-                f"func __pto_docs_instruction()\nbegin\n    {call}\nend;\n\n"
-                f"func __pto_docs_read()\nbegin\n{printed}end;\n")
+                + (f"func __pto_docs_instruction()\nbegin\n{body}end;\n\n" if calls else "")
+                + f"func __pto_docs_read()\nbegin\n{printed}end;\n")
         session._restore()
         try:
             decls = parse(text, "<case>")
@@ -164,44 +211,28 @@ class ModelRunner:
         probe.enabled = False
         self._call("__pto_docs_setup", "the setup", "/setup")
         probe.enabled = True
-        status, message = "ok", ""
+
+    def read(self, case: Mapping) -> dict[str, str]:
+        """The case's read expressions, each with its value as ASLRef prints it."""
+        reads = list(case.get("read", ()))
+        if not reads:
+            return {}
+        output, probe = self.session.output, self.session.probe
+        output.seek(0)
+        output.truncate()
+        probe.enabled = False
         try:
-            program.call("__pto_docs_instruction")
-        except AslCompileError as exc:
-            raise CaseProblem(f"the instruction cannot run: {exc}", "/instruction") from None
-        except (AslError, RecursionError) as exc:
-            status, message = "exception", f"{type(exc).__name__}: {exc}"
-        except MemoryError:
-            raise CaseProblem("the instruction needs more memory than this process can have", "/instruction") from None
-        steps = [step_json(s) for s in probe.steps]
-        values: dict[str, str] = {}
-        if reads and status == "ok":
-            output = session.output
-            output.seek(0)
-            output.truncate()
-            probe.enabled = False
-            try:
-                self._call("__pto_docs_read", "a read expression", "/read")
-            finally:
-                probe.enabled = True
-            lines = output.getvalue().split("\n")
-            values = {expr: lines[i] if i < len(lines) else "" for i, expr in enumerate(reads)}
-        step = steps[0] if steps else None
-        result = {
-            "schema": RESULT_SCHEMA, "profile": self.profile, "status": status, "message": message,
-            "entry": entry, "decoded": decoded,
-            "result": step["result"] if step else None,
-            "exception": step["exception"] if step else "",
-            "before": step["before"] if step else [],
-            "changed": step["changed"] if step else [],
-            "truncated": step["truncated"] if step else False,
-            "read": values,
-            "fault": self._global_text("_LastFault"),
-            "status_flags": self._flags(),
-        }
-        result["digest"] = hashlib.sha256(json.dumps(result, sort_keys=True, separators=(",", ":"),
-                                                     ensure_ascii=False).encode("utf-8")).hexdigest()
-        return result
+            self._call("__pto_docs_read", "a read expression", "/read")
+        finally:
+            probe.enabled = True
+        lines = output.getvalue().split("\n")
+        return {expr: lines[i] if i < len(lines) else "" for i, expr in enumerate(reads)}
+
+    def assembler(self):
+        from .assembler import Assembler
+        if self._assembler is None:
+            self._assembler = Assembler(self.catalog)
+        return self._assembler
 
     def _call(self, name: str, what: str, pointer: str) -> None:
         """Run a subprogram the case made (setup, reads); any failure is the case's problem at ``pointer``."""
@@ -212,12 +243,12 @@ class ModelRunner:
         except MemoryError:
             raise CaseProblem(f"{what} needs more memory than this process can have", pointer) from None
 
-    def _global_text(self, name: str) -> str | None:
+    def global_text(self, name: str) -> str | None:
         from .asl.probe import short_text
         j = self.program.global_index.get(name)
         return None if j is None else short_text(self.program.G[j])
 
-    def _flags(self) -> dict[str, bool] | None:
+    def flags(self) -> dict[str, bool] | None:
         if "NumericStatusFlags" not in self.program.functions:
             return None
         try:

@@ -189,6 +189,11 @@ class Probe:
         changes.sort(key=lambda pair: _order(pair[1].path))
         return changes, more
 
+    def changes_since(self, before: list[Leaf]) -> tuple[list[tuple[Leaf, Leaf]], bool]:
+        """(before, after) leaves for every leaf that differs from ``before`` (a ``snapshot()`` taken earlier, e.g.
+        before the first instruction of a bundle): the changes of everything run since, however many steps."""
+        return self._changes(set(self.program.dirty), before)
+
     # -- snapshots -----------------------------------------------------------------------------
     def snapshot(self) -> tuple[list[Leaf], bool]:
         """Every leaf that differs from the baseline, visiting only paths written since the last reset."""
@@ -254,6 +259,25 @@ def _runs(items):
 
 def _name(path) -> str:
     return Leaf(path, None).name
+
+
+def after_json(leaves: list[Leaf], changed: set) -> list[list]:
+    """The state ``leaves`` (a snapshot) as ``[name, value, changed]`` items, ``changed`` true where the leaf's path
+    is in ``changed``; runs of array elements grouped by ``_runs`` only among leaves of the same mark."""
+    out, run, mark = [], [], None
+
+    def flush():
+        out.extend([*item, mark] for item in _runs(run))
+        run.clear()
+
+    for leaf in leaves:
+        now = leaf.path in changed
+        if now is not mark:
+            flush()
+            mark = now
+        run.append((leaf.path, leaf.text()))
+    flush()
+    return out
 
 
 def step_json(step: Step) -> dict:
