@@ -9,6 +9,7 @@ the way the ASL does and the instruction by its encoded word or by the subprogra
 
 or, the same instruction as assembly text, ``"instruction": {"asm": "..."}`` (``pto_docs.assembler`` turns it into
 the word, which then runs exactly like a given word; the result's ``decoded`` adds ``asm_text`` and ``word``).
+``asm`` may also be bundle text, several ``;``-separated instructions run in order (``pto_docs.exec_bundle``).
 
 ``read`` (optional) lists ASL expressions evaluated after the instruction (``"ReadTileElement(2, 0, 1)"``), shown
 as ASLRef prints them. ``setup`` is ASL statements run after ``ResetProfileState()`` (the setters the AVS tests use: registers,
