@@ -22,9 +22,20 @@ What the templates do not say, the spec says elsewhere, and this module takes it
 * ``{FALL, IND, RET}``-style choices: the value named in the legality prose ("5 (IND)"), else the position.
 * An operand whose field has a field domain (``field_contracts`` -> ``PTO-FIELD-...``) is written by the domain's
   names (``DataType`` -> ``FP16``, ``U8`` ...).
-* Labels (``<symbol>``, ``label``) are written as the encoded offset, a number.
+* Labels (``<symbol>``, ``label``) are written as the encoded offset, a number; ``<br_label>, <rt_label>``
+  (BSTART.CALL) are the two displacement fields, told apart by their operand roles (the return-address one is
+  ``rt``).
+* ``{a, b, ...}`` whose items name fields (B.DATR) is a record: every field's value in that order, by the names the
+  records give (its field domain, "codes 21 through 26 select ND2M32, ...", "code 31 DTYPE_NONE", the operand
+  role's "0 operation default, 1 RNE"), or as a number for a field without a domain. ``{trap, atomic, <aq, rl,
+  aqrl>, dr}`` whose items name one-bit fields (B.CATR) is a set: each item written sets its fields.
+* ``NAME.{a, b}`` (``TRACE.{begin, end}``) is the field whose operand role gives those names codes.
+* ``M, N`` without such prose: the fields whose roles say "first ... bit" and "last ... bit" (HL.BFI).
+* A suffix group the template cannot say whole (``hl.qmt[.{i,e,...}] SrcL[, SrcR when i], ->RegDst``) is read
+  from the instruction's ``assembly`` list, one syntax per listed suffix, each letter its one-bit field.
+* A hyphenated operand naming no field (XB's ``C-ID``) is the one field the syntax leaves free (CROSS-BID).
 
-Anything a template has that none of these rules reads (``mask=PE_MASK``, tile operands, register ranges) makes
+Anything a template has that none of these rules reads (B.HINT's ``BR.{likely, unlikely}``) makes
 that syntax unsupported: it is listed by :func:`Assembler.unsupported` and counted by the round-trip measure, not
 guessed. Every failure is an :class:`AsmError` whose message is one line naming what is wrong.
 """
@@ -85,6 +96,8 @@ class Slot:
     bias: int = 0  # encoded = value - bias (N of M, N)
     optional: bool = False
     in_memory: bool = False
+    parts: list = _dcfield(default_factory=list)  # a {...} group's items: Slot each (kind group-record / group-flags)
+    numbers: bool = False  # a record item (kind named) that may also be written as a number: its field has no domain
 
 
 @dataclass
@@ -118,6 +131,8 @@ class Syntax:
         for s in self.slots:
             if isinstance(s, Slot):
                 out.update(x for x in (s.field, s.modifier, s.shift) if x)
+                for p in s.parts:
+                    out.update(x for x in (p.field, *p.names) if x) if s.kind == "group-flags" else out.add(p.field)
         return out
 
 
@@ -240,9 +255,44 @@ class Assembler:
         for unit in catalog.instructions:
             for form in unit.catalog_records:
                 if isinstance(form, Mapping) and "encoding" in form and isinstance(form.get("asm"), str):
-                    for alt in form["asm"].split(" | "):
-                        self._add(self._syntax(unit, form, alt.strip()))
+                    syns = [self._syntax(unit, form, alt.strip()) for alt in form["asm"].split(" | ")]
+                    if any(syn.problem for syn in syns):
+                        syns = self._record_alternatives(unit, form, syns)
+                    for syn in syns:
+                        self._add(syn)
             self._tile_syntax(unit)
+
+    def _record_alternatives(self, unit: Unit, form: Mapping, syns: list[Syntax]) -> list[Syntax]:
+        """A template with a suffix group the assembler cannot read as a whole (``hl.qmt[.{i,e,...}] SrcL[, SrcR when
+        i], ->RegDst``) read instead from the instruction's ``assembly`` list, one syntax per written suffix
+        (``hl.qmt.ie SrcL, SrcR, ->RegDst``): each suffix letter is the one-bit field of that name, set to 1, the
+        other letters' fields 0. Only when every listed syntax of this mnemonic reads; else ``syns`` unchanged."""
+        head = _head(str(form.get("asm", "")))[0]
+        m = re.match(r"^([\w.]+?)(?:<|\[)\.\{([^}]*)\}(?:>|\])$", head)
+        listed = [t for t in unit.record.get("assembly") or () if isinstance(t, str)]
+        if not m or not listed:
+            return syns
+        base = m.group(1)
+        fields = {f["name"]: f for f in _fields(form)}
+        letters = {o.strip() for o in m.group(2).split(",")}
+        atoms = {a for o in letters for a in o}
+        if not all(fields.get(a, {}).get("width") == 1 for a in atoms):
+            return syns
+        out = []
+        for template in listed:
+            t_head, rest = _head(template)
+            if t_head.lower() != base.lower() and not t_head.lower().startswith(base.lower() + "."):
+                continue
+            suffix = t_head[len(base) + 1:]
+            if suffix and suffix not in letters:
+                return syns
+            syn = self._syntax(unit, form, f"{base} {rest}".strip(), fixed={a: int(a in suffix) for a in atoms},
+                               base=t_head)
+            syn.template = template
+            if syn.problem:
+                return syns
+            out.append(syn)
+        return out or syns
 
     def _add(self, syntax: Syntax) -> None:
         self.syntaxes.append(syntax)
@@ -390,12 +440,33 @@ class Assembler:
             return slot
         if tok.lower() in SOURCE_CODE or tok == "sp!":
             return Slot("lit", text=tok.lower())
+        if tok.startswith("{") and tok.endswith("}"):
+            group = self._group(unit, fields, by_lower, bound, tok)
+            if group is not None:
+                return group
         if tok.startswith("{") and tok.endswith("}") and "{" not in tok[1:]:
             names = [n.strip() for n in tok.strip("{}").split(",")]
             if all(IDENT.match(n) for n in names):
                 return self._enum(unit, fields, bound, names, tok)
             return None
         free = [n for n in fields if n not in bound]
+        m = re.fullmatch(r"(\w+)\.\{([^{}]*)\}", tok)
+        if m:  # "TRACE.{begin, end}": the free field whose operand role gives these names their codes
+            options = [o.strip() for o in m.group(2).split(",")]
+            hit = [n for n in free if set(options) <= set(_prose_names(unit, n))]
+            if len(hit) != 1:
+                return None
+            codes = _prose_names(unit, hit[0])
+            return Slot("enum", hit[0], text=tok, names={f"{m.group(1)}.{o}": codes[o] for o in options})
+        m = re.fullmatch(r"<(\w+)_label>", tok)
+        if m:  # BSTART.CALL <br_label>, <rt_label>: the displacement fields, told apart by their operand roles
+            roles = _roles(unit)
+            disp = [n for n in free if fields[n]["width"] and "displacement" in roles.get(n, "")]
+            want = [n for n in disp if ("return" in roles.get(n, "")) == (m.group(1) == "rt")]
+            if len(want) != 1:
+                return None
+            signed = self._signed(form, want[0], want[0])
+            return Slot("imm", want[0], text=tok, signed=signed)
         if tok in LABEL_TOKENS:
             signed = [n for n in free if fields[n]["width"] and n.lower().startswith(("simm", "imm"))]
             return Slot("imm", signed[0], text=tok, signed=True) if signed else None
@@ -413,6 +484,11 @@ class Assembler:
             m = re.search(r"\b(\w+) (?:directly )?encodes " + tok + r"( minus one)?\b", _prose(unit))
             if m and m.group(1) in fields:
                 return Slot("imm", m.group(1), text=tok, bias=1 if m.group(2) else 0)
+            roles = _roles(unit)  # hl.bfi: immr "first destination bit", imms "last destination bit"
+            want = "first" if tok == "M" else "last"
+            hit = [n for n in fields if n not in bound and re.match(want + r" \w+ bit\b", roles.get(n, ""))]
+            if len(hit) == 1:
+                return Slot("imm", hit[0], text=tok)
             return None
         prefix = [n for n in free if n.lower().startswith(key) and n[len(key):].isdigit()]
         if not prefix and key in ("simm", "uimm", "imm"):
@@ -421,7 +497,62 @@ class Assembler:
             return Slot("imm", prefix[0], text=tok, signed=self._signed(form, prefix[0], tok))
         if re.fullmatch(r"[A-Z][A-Z0-9_]*", tok):
             return Slot("lit", text=tok)
+        rest = [n for n in free if n != by_lower.get(key) and fields[n]["width"]
+                and not any(_key(n) == _key(t) for t in re.findall(r"[\w-]+", syn.template))]
+        if re.fullmatch(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+", tok) and len(rest) == 1:
+            return Slot("imm", rest[0], text=tok)  # XB's C-ID: the template names CROSS-BID so
         return None
+
+    # -- {...} groups: a record of field values (B.DATR) or a set of one-bit flags (B.CATR) ------------------
+    def _group(self, unit, fields, by_lower, bound, tok: str) -> Slot | None:
+        items = [i.strip() for i in _split_top(tok[1:-1])]
+        if len(items) < 2:
+            return None
+        flags = []
+        for item in items:  # a set of flags: every item (or every option of a <a, b, ab> choice) a one-bit field
+            options = [o.strip() for o in item.strip("<>").split(",")] if item.startswith("<") else [item]
+            atoms = [o for o in options if not any(o != p and o.startswith(p) for p in options)]
+            hit = {a: self._flag_field(fields, a) for a in atoms}
+            if not all(hit.values()):
+                flags = None
+                break
+            for option in options:
+                parts = _decompose(option, atoms) if option not in hit else [option]
+                flags.append(Slot("flag", None, text=option, names={hit[a]: 1 for a in parts}))
+        if flags:
+            return Slot("group-flags", None, text=tok, parts=flags)
+        parts = []
+        for item in items:
+            name = by_lower.get(_key(item))
+            if name is None or name in bound:
+                return None
+            parts.append(self._named(unit, fields, name, item))
+        return Slot("group-record", None, text=tok, parts=parts)
+
+    @staticmethod
+    def _flag_field(fields, atom: str) -> str | None:
+        """The one-bit field a flag names: the same name, or one a prefix of the other (atomic: atom)."""
+        key = _key(atom)
+        hit = [n for n, f in fields.items() if f["width"] == 1 and (
+            _key(n) == key or (min(len(key), len(_key(n))) >= 2 and (key.startswith(_key(n)) or _key(n).startswith(key))))]
+        return hit[0] if len(hit) == 1 else None
+
+    def _named(self, unit, fields, name: str, item: str) -> Slot:
+        """A record item: its field's value by the names the records give (the field's domain, its legality
+        sentences "codes 21 through 26 select A, B ...", "code 31 NAME", its operand role "0 EQ, 1 NE"), or as a
+        number where they give none (``numbers``: the names do not cover the field)."""
+        contracts = self.form_contracts.get(id(unit.catalog_records[0]) if unit.catalog_records else 0) or \
+            unit.contract.get("field_contracts") or {}
+        ref = contracts.get(name, {}).get("ref") if isinstance(contracts.get(name), Mapping) else None
+        names: dict[str, int] = {}
+        for meaning, value in (self.domains.get(ref) or {}).items():
+            for half in meaning.split("-or-"):  # Zero-or-ByteId0: Zero, ByteId0 (written by the first)
+                names.setdefault(half, value)
+            names.setdefault(meaning, value)
+        names.update(_prose_names(unit, name))
+        slot = Slot("named", name, text=item, names=names)
+        slot.numbers = ref not in self.domains  # a field without a domain: numbers are its spelling too
+        return slot
 
     def _signed(self, form, name: str, tok: str) -> bool:
         for f in form.get("fields") or ():
@@ -564,6 +695,10 @@ class Assembler:
         except AsmError as exc:
             error = str(exc)
         self._shape_error = ""
+        records = [syn for syn, _x in mine if any(isinstance(sl, Slot) and sl.kind == "group-record" for sl in syn.slots)]
+        if records and not rest.strip().startswith("{"):
+            return "unchecked", (f"written as a shorthand of some attributes, not the {{...}} record of all its fields "
+                                 f"({records[0].template}): the others' values are not given")
         if re.search(r"'[A-Za-z_]\w*' is not a number", error):
             return "unchecked", "an immediate written by a name the records give no value for"
         if not mine:
@@ -828,6 +963,40 @@ class Assembler:
                 raise AsmError(f"{name}: the range must start at {next(iter(slot.names))}")
             values[slot.modifier] = SOURCE_CODE[parts[0]]
             return SOURCE_CODE[parts[1]]
+        if slot.kind == "group-flags":
+            given = [g.strip().lower() for g in _split_top(tok.strip()[1:-1])] if tok.strip().startswith("{") else None
+            if given is None or not tok.strip().endswith("}"):
+                raise AsmError(f"{name}: {shown!r} is not a {{...}} set of {', '.join(p.text for p in slot.parts)}")
+            options = {p.text.lower(): p for p in slot.parts}
+            for g in [g for g in given if g]:
+                if g not in options:
+                    raise AsmError(f"{name}: {g!r} is not one of {', '.join(p.text for p in slot.parts)}")
+                for field, bit in options[g].names.items():
+                    if values.get(field):
+                        raise AsmError(f"{name}: {g!r} sets {field} twice")
+                    values[field] = bit
+            for p in slot.parts:
+                for field in p.names:
+                    values.setdefault(field, 0)
+            return 0
+        if slot.kind == "group-record":
+            given = [g.strip() for g in _split_top(tok.strip()[1:-1])] if tok.strip().startswith("{") else None
+            if given is None or not tok.strip().endswith("}") or len(given) != len(slot.parts):
+                raise AsmError(f"{name}: {shown!r} is not {_show_slot(slot)} ({len(slot.parts)} values in braces)")
+            for part, g in zip(slot.parts, given):
+                values[part.field] = self._operand(part, g, name, values)
+            return 0
+        if slot.kind == "named":
+            hit = {k.lower(): v for k, v in slot.names.items()}.get(tok.strip().lower())
+            if hit is not None:
+                return self._fit(slot.field, hit, False, 0, name, values, slot.text)
+            if not slot.numbers:
+                raise AsmError(f"{name}: {shown!r} is not one of {', '.join(dict.fromkeys(slot.names))} ({slot.text})")
+            value = _number(tok)
+            if value is None:
+                raise AsmError(f"{name}: {shown!r} is not a number (operand {slot.text}"
+                               + (f"; its named values: {', '.join(slot.names)})" if slot.names else ")"))
+            return self._fit(slot.field, value, False, 0, name, values, slot.text)
         if slot.kind == "enum":
             if slot.text.startswith(ARROW):
                 if not tok.startswith(ARROW):
@@ -892,6 +1061,9 @@ class Assembler:
     # -- rendering (the disassembler the round trip uses) ---------------------------------------
     def render(self, syn: Syntax, values: Mapping[str, int]) -> str:
         """The text of a word's field values in this syntax; AsmError if a value has no spelling."""
+        for fname, v in syn.fixed.items():
+            if values.get(fname, 0) != v:
+                raise AsmError(f"{syn.base}: {fname} {values.get(fname, 0)} is not this syntax's {v}")
         head = syn.base
         if syn.suffix_kind == "flags":
             atoms = [a for a in syn.suffix_fields if values.get(syn.suffix_fields[a], 0)]
@@ -976,6 +1148,24 @@ class Assembler:
             if begin >= len(GPR_NAMES) or end >= len(GPR_NAMES):
                 raise AsmError(f"{syn.base}: register range {begin}..{end} has no spelling")
             return f"{GPR_NAMES[begin]} ~ {GPR_NAMES[end]}"
+        if s.kind == "group-flags":
+            chosen, left = [], {f for p in s.parts for f in p.names if values.get(f, 0)}
+            for p in sorted(s.parts, key=lambda p: -len(p.names)):  # aqrl before aq and rl
+                if p.names and set(p.names) <= left:
+                    chosen.append(p)
+                    left -= set(p.names)
+            return "{" + ", ".join(p.text for p in s.parts if p in chosen) + "}"
+        if s.kind == "group-record":
+            return "{" + ", ".join(self._render_slot(p, values, syn) for p in s.parts) + "}"
+        if s.kind == "named":
+            back: dict[int, str] = {}
+            for k, c in s.names.items():
+                back.setdefault(c, k)
+            if v in back:
+                return back[v]
+            if not s.numbers:
+                raise AsmError(f"{syn.base}: {s.field} {v} has no name")
+            return str(v)
         if s.kind == "enum":
             back = {c: k for k, c in s.names.items()}
             if v not in back:
@@ -996,6 +1186,39 @@ class Assembler:
 
     def unsupported(self) -> list[Syntax]:
         return [s for s in self.syntaxes if s.problem]
+
+
+def _roles(unit: Unit) -> dict[str, str]:
+    """field -> its operand role sentence (the contract's ``operands``)."""
+    return {o["field"]: o["role"] for o in unit.contract.get("operands") or ()
+            if isinstance(o, Mapping) and isinstance(o.get("field"), str) and isinstance(o.get("role"), str)}
+
+
+def _prose_names(unit: Unit, field: str) -> dict[str, int]:
+    """Value names of one field the unit's text gives: "<field> codes 0..5 select EQ, NE, ... respectively",
+    "Codes 21 through 26 select ND2M32, ... respectively" (in a sentence about the field), "code 31 DTYPE_NONE",
+    and the operand role's "0 operation default, 1 RNE, ..." (a meaning of several words is also written by its last
+    word: "operation default", "Default")."""
+    out: dict[str, int] = {}
+    for sentence in unit.contract.get("legality") or ():
+        if not isinstance(sentence, str) or not re.match(re.escape(field) + r"\b", sentence):
+            continue
+        for first, last, listed in re.findall(r"[Cc]odes (\d+)(?:\.\.| through )(\d+) select ([^.;:]*?) respectively",
+                                              sentence):
+            names = [n.strip() for n in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed) if n.strip()]
+            if len(names) == int(last) - int(first) + 1:
+                out.update({n: int(first) + i for i, n in enumerate(names)})
+        for value, n in re.findall(r"\bcode (\d+) ([A-Z][A-Z0-9_]{2,})\b", sentence):
+            out[n] = int(value)
+    role = _roles(unit).get(field, "")
+    listed = role.partition(":")[2]
+    pairs = re.findall(r"(\d+) ([A-Za-z][\w/ ]*?)\s*(?=,\s*\d|$)", listed.strip())
+    if len(pairs) >= 2:
+        for value, meaning in pairs:
+            out.setdefault(meaning, int(value))
+            if " " in meaning:
+                out.setdefault(meaning.split()[-1], int(value))
+    return out
 
 
 def _norm(text: str) -> str:
@@ -1078,6 +1301,7 @@ class FormTrip:
     failure: str = ""  # the first word that did not come back, and why
     unbound: tuple[str, ...] = ()  # fields of the form the syntax has no place for
     zero_unbound: bool = False  # with those fields zero, every sampled word round-trips
+    zero_failure: str = ""  # with those fields zero, the first word that still did not come back, and why
 
 
 def _sample_word(rng, form: Mapping, fixed: Mapping[str, int], zero=()) -> tuple[int, dict[str, int]]:
@@ -1128,6 +1352,10 @@ def _render_any(assembler: Assembler, syntaxes: Sequence[Syntax], values: Mappin
             return assembler.render(syn, values)
         except AsmError as exc:
             error = error or exc
+    fixed = sorted({f for syn in syntaxes for f in syn.fixed})
+    if syntaxes and all(syn.fixed for syn in syntaxes) and not any(syn.tile for syn in syntaxes):
+        shown = ", ".join(f"{f}={values.get(f, 0)}" for f in fixed)
+        raise AsmError(f"{syntaxes[0].form.get('mnemonic', '')}: {shown} have no spelling (no listed syntax sets them so)")
     raise error or AsmError("no syntax")
 
 
@@ -1183,7 +1411,9 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
             continue
         if trip.unbound:
             zeroed = _words_of(rng, dec, form, fixed, samples, trip.unbound)
-            trip.zero_unbound = bool(zeroed) and all(_one_trip(assembler, usable, form, w)[0] for w in zeroed)
+            results = [(w, _one_trip(assembler, usable, form, w)) for w in zeroed]
+            trip.zero_unbound = bool(zeroed) and all(ok for _w, (ok, _why) in results)
+            trip.zero_failure = next((f"0x{w:x}: {why}" for w, (ok, why) in results if not ok), "")
         for word in words:
             trip.samples += 1
             values = dict(dec.fields(form, word))
@@ -1248,7 +1478,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if t.status != "full":
                 why = t.failure or t.example
                 extra = f" (fields not in the template: {', '.join(t.unbound)}; with them zero: " \
-                        f"{'all round-trip' if t.zero_unbound else 'still failing'})" if t.unbound else ""
+                        f"{'all round-trip' if t.zero_unbound else 'still failing: ' + t.zero_failure})" if t.unbound else ""
                 print(f"  {t.status:11} {t.form_id or t.unit_id}: {why}{extra}")
     if args.examples:
         from .examples_check import assembly_lines

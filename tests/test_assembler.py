@@ -132,3 +132,92 @@ def test_example_lines_are_ok_descriptive_or_a_mismatch(asm):
     assert asm.check_line("addw a0, Bogus, ->a1", mine)[0] == "mismatch"  # an operand the form does not have
     # in a bundle (own=False) a segment without any concrete value describes, it does not give, operands
     assert asm.check_line("addw some operands", ["PTO-SCALAR-ADDW"], own=False)[0] == "descriptive"
+
+
+# -- syntaxes read from the records' other facts: {...} records and flag sets, listed suffixes, roles, labels ----------
+def rich_unit(mnemonic, forms, operands=(), legality=(), assembly=None, domains=(), field_contracts=None, surface="block"):
+    u = unit(mnemonic, forms, surface=surface)
+    u.record["assembly"] = assembly or [f["asm"] for f in forms]
+    u.record["field_domains"] = list(domains)
+    u.contract.update(operands=[{"field": f, "role": r} for f, r in operands], legality=list(legality),
+                      field_contracts=field_contracts or {})
+    return u
+
+
+DATR = form("datr_32_x", "B.DATR", "B.DATR {layout, datatype, cmode, rmode, sat}", 0x7F, 0x23,
+            [field("Layout", 7, 5), field("DataType", 12, 5), field("CMode", 17, 3), field("RMode", 20, 3), field("Sat", 23, 1)],
+            [{"field": "DataType", "operator": "one-of", "values": [1, 27, 31]}])
+CATR = form("catr_32_x", "B.CATR", "B.CATR {trap, atomic, <aq, rl, aqrl>, dr}", 0x7F, 0x27,
+            [field("trap", 7, 1), field("atom", 8, 1), field("aq", 9, 1), field("rl", 10, 1), field("DR", 11, 1)])
+QMT = form("qmt_32_x", "HL.QMT", "hl.qmt[.{i,e,ie}] SrcL[, SrcR when i], ->RegDst", 0x7F, 0x2B,
+           REG + [field("i", 25, 1), field("e", 26, 1)])
+BFI = form("bfi_32_x", "HL.BFI", "hl.bfi SrcL, SrcR, M, N, ->{t, u, Rd}", 0x7F, 0x2F,
+           REG[:2] + [field("SrcR", 20, 5), field("immr", 25, 3), field("imms", 28, 3)])
+TRACE = form("hint_32_x", "B.HINT", "B.HINT TRACE.{begin, end}", 0x7F, 0x33, [field("B/E", 7, 1)])
+CALL = form("call_32_x", "BSTART.CALL", "BSTART.CALL <br_label>, <rt_label>, ->ra", 0x7F, 0x37,
+            [field("simm12", 7, 12, "signed"), field("uimm5", 19, 5)])
+XB = form("xb_32_x", "XB", "XB ACR-ID, C-ID", 0x7F, 0x3B, [field("ACR-ID", 7, 10), field("CROSS-BID", 17, 7)])
+
+
+@pytest.fixture(scope="module")
+def rich():
+    domain = {"id": "PTO-FIELD-X-DATATYPE", "assigned": [{"meaning": "FP32", "value": 1}, {"meaning": "U8", "value": 27}]}
+    units = [
+        rich_unit("B.DATR", [DATR], operands=[("RMode", "rounding selector: 0 operation default, 1 RNE, 2 RTZ")],
+                  legality=["CMode codes 0..2 select EQ, NE, and LT respectively.",
+                            "DataType accepts the concrete codes plus code 31 DTYPE_NONE.",
+                            "Layout codes 21 through 22 select ND2M32 and ND2M16 respectively."],
+                  domains=[domain], field_contracts={"DataType": {"ref": "PTO-FIELD-X-DATATYPE"}}),
+        rich_unit("B.CATR", [CATR]),
+        rich_unit("HL.QMT", [QMT], surface="scalar",
+                  assembly=["hl.qmt SrcL, ->RegDst", "hl.qmt.e SrcL, ->RegDst", "hl.qmt.i SrcL, SrcR, ->RegDst",
+                            "hl.qmt.ie SrcL, SrcR, ->RegDst"]),
+        rich_unit("HL.BFI", [BFI], surface="scalar",
+                  operands=[("immr", "first destination bit"), ("imms", "last destination bit")]),
+        rich_unit("B.HINT", [TRACE], operands=[("B/E", "trace boundary: 0 begin, 1 end")]),
+        rich_unit("BSTART.CALL", [CALL], operands=[("simm12", "12-bit signed bundle target displacement"),
+                                                   ("uimm5", "unsigned return-address displacement")]),
+        rich_unit("XB", [XB]),
+    ]
+    return Assembler(SimpleNamespace(instructions=tuple(units), units={u.id: u for u in units}))
+
+
+def test_a_braced_record_is_every_field_by_the_names_the_records_give(rich):
+    done = dict(rich.assemble("B.DATR {ND2M16, DTYPE_NONE, NE, Default, 1}").fields)
+    # Layout 22 and CMode 1 from the legality sentences, DTYPE_NONE 31 from "code 31 DTYPE_NONE", RMode 0 from the
+    # operand role's "0 operation default" (its last word), Sat a number
+    assert done == {"Layout": 22, "DataType": 31, "CMode": 1, "RMode": 0, "Sat": 1}
+    assert dict(rich.assemble("B.DATR {3, FP32, EQ, RNE, 0}").fields)["Layout"] == 3  # a code without a name: a number
+    with pytest.raises(AsmError, match=r"'S8' is not one of FP32, U8, DTYPE_NONE"):
+        rich.assemble("B.DATR {ND2M16, S8, EQ, RNE, 0}")  # a field with a domain: only its names
+    with pytest.raises(AsmError, match=r"'None' is not a number \(operand cmode; its named values: EQ, NE, LT\)"):
+        rich.assemble("B.DATR {ND2M16, FP32, None, RNE, 0}")
+    with pytest.raises(AsmError, match=r"5 values in braces"):
+        rich.assemble("B.DATR {ND2M16, FP32}")
+    assert rich.check_line("B.DATR FP32, RNE", ["PTO-BLOCK-B-DATR"], own=False)[0] == "unchecked"  # shorthand
+
+
+def test_a_braced_flag_set_sets_the_one_bit_fields_it_names(rich):
+    assert dict(rich.assemble("B.CATR {trap, aqrl, dr}").fields) == {"trap": 1, "atom": 0, "aq": 1, "rl": 1, "DR": 1}
+    assert dict(rich.assemble("B.CATR {atomic}").fields)["atom"] == 1 and rich.assemble("B.CATR {}").word == 0x27
+    with pytest.raises(AsmError, match=r"'far' is not one of trap, atomic, aq, rl, aqrl, dr"):
+        rich.assemble("B.CATR {far}")
+
+
+def test_listed_suffixes_roles_labels_and_the_one_free_field(rich):
+    ie = dict(rich.assemble("hl.qmt.ie a0, a1, ->a2").fields)
+    assert ie["i"] == ie["e"] == 1 and ie["SrcR"] == 3
+    plain = dict(rich.assemble("hl.qmt.e a0, ->a2").fields)
+    assert plain["i"] == 0 and plain["e"] == 1
+    with pytest.raises(AsmError):
+        rich.assemble("hl.qmt.e a0, a1, ->a2")  # SrcR only under .i
+    bfi = dict(rich.assemble("hl.bfi a0, a1, 2, 5, ->a2").fields)
+    assert bfi["immr"] == 2 and bfi["imms"] == 5  # M the first destination bit, N the last (the operand roles)
+    assert dict(rich.assemble("B.HINT TRACE.end").fields) == {"B/E": 1}
+    call = dict(rich.assemble("BSTART.CALL -8, 3, ->ra").fields)
+    assert call == {"simm12": (-8) & 0xFFF, "uimm5": 3}
+    assert dict(rich.assemble("XB 5, 6").fields) == {"ACR-ID": 5, "CROSS-BID": 6}
+    trips = {t.form_id: t for t in round_trip(rich, samples=24, seed=5)}
+    assert all(trips[f].status == "full" for f in ("datr_32_x", "catr_32_x", "bfi_32_x", "hint_32_x", "call_32_x", "xb_32_x"))
+    # SrcR is read only under .i: a word with i = 0 and SrcR set has no text
+    assert trips["qmt_32_x"].status == "partial" and trips["qmt_32_x"].unbound == ("SrcR",)

@@ -24,13 +24,14 @@ def test_words_of_every_form_round_trip_through_text(assembler):
     total = collections.Counter(t.surface for t in trips)
     assert total == {"scalar": 466, "block": 74, "tile": 109}
     assert by["tile", "full"] == 109
-    assert by["scalar", "full"] >= 421 and by["block", "full"] >= 66
+    assert by["scalar", "full"] >= 422 and by["block", "full"] >= 72 and by["block", "unsupported"] <= 1
     for t in trips:
         assert t.equivalent == 0 and t.status != "no-word", t
         if t.status in ("partial", "none"):
             # a word fails only when a field has no place in the template (and then zero makes it pass) or a value
             # has no spelling the template offers (SrcRType 2 in "SrcR<{.sw, .uw}>")
-            assert (t.unbound and t.zero_unbound) or "spelling" in t.failure, t
+            # (HL.QMT: SrcR is read only under .i, and s+r is an illegal combination no listed suffix spells)
+            assert (t.unbound and (t.zero_unbound or "spelling" in t.zero_failure)) or "spelling" in t.failure, t
         if t.status == "unsupported":
             assert t.example, t
 
@@ -51,17 +52,20 @@ def test_example_and_block_lines_of_every_instruction(real_load, assembler):
     verdicts = collections.Counter(v for u in catalog.instructions for _p, _s, v, _m, _o in assembly_lines(catalog, u, assembler))
     assert sum(verdicts.values()) == 2641 and verdicts["ok"] >= 532
     diags = assembly_diagnostics(catalog, assembler)
-    assert len(diags) == 31 and {d.code for d in diags} == {"EXAMPLE-ASM"}
+    assert len(diags) == 32 and {d.code for d in diags} == {"EXAMPLE-ASM"}
     # each is a genuine discrepancy: B.DIM written "LBn, value" against its syntax "B.DIM RegSrc, uimm, ->LBn"
     # (B.DIM's own examples: "B.DIM a0, 16, ->LB0"); TMOV written with a carrier mnemonic the tree lacks; a B.IOT
     # line its forms cannot hold (T0/T1 for T#n, ->T0<1> for ->T<1>, last after the destination, size=1, ->T)
+    # and B.DATR's own example writes CMode "None", which its field domain (EQ, NE, LT, GT, LE, GE) does not have
     kinds = collections.Counter()
     for d in diags:
-        if re.search(r"'B\.DIM LB\d, \d+' does not assemble: B\.DIM: expects 3 operands", d.message):
+        if re.search(r"'B\.DATR \{[^']*\}' does not assemble: B\.DATR: 'None' is not one of EQ, NE, LT, GT, LE, GE", d.message):
+            kinds["B.DATR"] += 1
+        elif re.search(r"'B\.DIM LB\d, \d+' does not assemble: B\.DIM: expects 3 operands", d.message):
             kinds["B.DIM"] += 1
         elif "unknown mnemonic 'BSTART.TLSU' (this instruction is written BSTART.TMOV)" in d.message:
             kinds["TLSU"] += 1
         elif re.search(r"'B\.IOT [^']*' does not assemble: B\.IOT: ", d.message):
             assert re.search(r"'T\d'|'->T\d<|where 'last' is written|is not mask=", d.message), d.message
             kinds["B.IOT"] += 1
-    assert kinds == {"B.DIM": 16, "TLSU": 2, "B.IOT": 13}
+    assert kinds == {"B.DIM": 16, "TLSU": 2, "B.IOT": 13, "B.DATR": 1}
