@@ -653,9 +653,11 @@ class Assembler:
         ``roles``: ``Left`` for "persistent Local left source"),
         so it describes the operands instead of giving them. A line that is not the instruction's own (``own``
         false: another instruction of a bundle line) is also descriptive when no operand is a concrete value
-        (a number, a register, a named value) or when it holds an English function word (a remark). ``unchecked``: the syntax is one the assembler
-        cannot read. ``mismatch``: anything else (another mnemonic, a wrong operand count, an operand the form
-        does not have, a value out of range); the message says what."""
+        (a number, a register, a named value) and its shape can be that instruction's (``_wrong_shape``: a
+        mnemonic the tree has, an operand count and brackets of one of its syntaxes), or when it holds an English
+        function word (a remark). ``unchecked``: the syntax is one the assembler cannot read, or a record's
+        attributes written by name (``B.DATR FP32, RNE``). ``mismatch``: anything else (another mnemonic, a wrong
+        operand count, an operand the form does not have, a value out of range); the message says what."""
         line = " ".join(text.strip().split())
         if line.startswith("#"):
             return "descriptive", "a comment"
@@ -676,9 +678,14 @@ class Assembler:
                 hit = [v for v in verdicts if v[0] == verdict]
                 if hit:
                     return hit[0]
-        if re.fullmatch(r"LB\d=\w+", rest.strip()) and not own:
+        bound = re.fullmatch(r"(LB\d)=\w+", rest.strip())
+        if bound and not own and any(bound.group(1).lower() in s.template.lower().replace(",", " ").split()
+                                     or "->" + bound.group(1).lower() in s.template.lower() for s, _x in self._candidates(head)):
             return "descriptive", "the bundle notation LBn=value (the loop bound it binds), as the block lines write it"
         if not own and not self._concrete(rest):
+            wrong = self._wrong_shape(head, rest)
+            if wrong:
+                return "mismatch", wrong
             return "descriptive", "no operand is a concrete value (number, register or named value)"
         if not mine:
             others = sorted({s.unit.mnemonic or "" for s, _x in self._candidates(head)})
@@ -714,6 +721,50 @@ class Assembler:
             if self._placeholders(syn, suffix, rest, roles):
                 return "descriptive", "operands written as placeholders"
         return "mismatch", self._shape_error or error
+
+    def _wrong_shape(self, head: str, rest: str) -> str:
+        """Why a placeholder line of another instruction of a bundle cannot be that instruction: its head is a dotted
+        mnemonic of a family the tree has (``B.*``, ``BSTART.*``) but no form of the tree has it, or no syntax of that
+        mnemonic takes its number of operands and memory brackets. "" when it can be, or when the line is prose (a
+        head that is no mnemonic, an operand of several words), names the instruction only (no operands), gives a
+        record's attributes by name (``B.DATR BType, RMode``) or a word of one of its syntaxes (``B.DIM LB0``)."""
+        if not re.fullmatch(r"[A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)+|[A-Z][A-Z0-9]+|[a-z][a-z0-9]*(?:\.[a-z0-9]+)+", head):
+            return ""  # "optional B.DATR Layout", "replace B.IOT ...": a sentence, not an instruction
+        known = self._candidates(head)
+        if not known:
+            family = head.lower().split(".")[0] + "."
+            if "." in head and any(base.startswith(family) for base in self.by_base):
+                return f"unknown mnemonic {head!r} (the tree's {family.upper()}* instructions have no such one)"
+            return ""  # a family this tree has no instruction of: nothing to compare with
+        cands = [s for s, _x in known if not s.problem]
+        given = _tokens(_prep_input(rest)) if rest.strip() else []
+        toks = [g for g in given if g not in "[]"]
+        if not toks:
+            return ""  # "B.IOT", "B.DATR (optional)": the bundle has one, its operands are not written
+        if any(re.search(r"\w\s+\w", t) and not t.startswith("{") for t in toks):
+            return ""  # an operand of several words describes in prose
+        if any(isinstance(x, Slot) and x.kind == "group-record" for syn in cands for x in syn.slots):
+            return ""  # "B.DATR BType, RMode, Sat": the attributes it sets, by name (the shorthand of a record)
+        brackets = [g for g in given if g in "[]"]
+        words = {w.lower() for syn in cands for w in re.findall(r"[A-Za-z_][\w#]*", syn.template)}
+        if all(t.replace(ARROW, "").lower() in words for t in toks) and \
+                any(brackets == [x for x in syn.slots if isinstance(x, str)] for syn in cands):
+            return ""  # "B.DIM LB0": which of its syntaxes, by a word of that syntax
+        counts, count_fits = set(), False
+        for syn in cands:
+            slots = [x for x in syn.slots if isinstance(x, Slot)]
+            low = 0 if syn.ior else len(slots) - sum(1 for x in slots if x.optional)
+            if low <= len(toks) <= len(slots):
+                if brackets == [x for x in syn.slots if isinstance(x, str)]:
+                    return ""
+                count_fits = True
+            counts.add(len(slots))
+        if not cands:
+            return ""  # only syntaxes the assembler cannot read
+        if count_fits:
+            return f"{head}: memory brackets do not match {_show(cands[0])}"
+        shown = ", ".join(map(str, sorted(counts)))
+        return f"{head} takes {shown} operand{'s' if counts != {1} else ''} ({_show(cands[0])}), not {len(toks)}"
 
     def _templates(self, uid: str) -> set[str]:
         cache = self.__dict__.setdefault("_template_cache", {})

@@ -221,3 +221,19 @@ def test_listed_suffixes_roles_labels_and_the_one_free_field(rich):
     assert all(trips[f].status == "full" for f in ("datr_32_x", "catr_32_x", "bfi_32_x", "hint_32_x", "call_32_x", "xb_32_x"))
     # SrcR is read only under .i: a word with i = 0 and SrcR set has no text
     assert trips["qmt_32_x"].status == "partial" and trips["qmt_32_x"].unbound == ("SrcR",)
+
+
+def test_a_wrong_line_written_in_placeholders_is_caught(asm):
+    """Another instruction of a bundle written without concrete values was descriptive whatever it said; now its
+    mnemonic and operand count/brackets must be those of one of its syntaxes."""
+    every = [u.id for u in asm.catalog.instructions]
+    # B.IOT's syntax here: SrcTile0, mask=PE_MASK, <last> (optional), ->DstTile<SizeCode>: 3 or 4 operands
+    assert asm.check_line("B.IOT SrcTile, mask=PE_MASK, <last>, ->DstTile<TSize>", every, own=False)[0] == "descriptive"
+    verdict, message = asm.check_line("B.IOT SrcA, SrcB, SrcC, mask=PE_MASK, <last>, ->DstTile<TSize>", every, own=False)
+    assert verdict == "mismatch" and message.startswith("B.IOT takes 4 operands") and message.endswith("not 6")
+    verdict, message = asm.check_line("B.IOX SrcTile, mask=PE_MASK, ->DstTile<TSize>", every, own=False)
+    assert verdict == "mismatch" and "unknown mnemonic 'B.IOX'" in message  # the tree has B.* commands, not this one
+    assert asm.check_line("B.IOT [SrcTile], mask=PE_MASK, ->DstTile<TSize>", every, own=False)[0] == "mismatch"
+    # still descriptive: the instruction named without operands, a word of its syntax, prose, an absent family
+    for line in ("B.IOT", "B.IOT SrcTile0", "optional B.IOT with the mask", "Q.FOO SrcL"):
+        assert asm.check_line(line, every, own=False)[0] == "descriptive", line

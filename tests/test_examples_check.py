@@ -96,3 +96,28 @@ def test_example_asm_findings_follow_record_edits_through_the_load_memo(tmp_path
     unit.write_text(text.replace('"examples":["swi SrcL, [SrcR, simm]', '"examples":["swi a0, a1, a2, a3, a4, a5', 1), "utf-8")
     _, found = asm_findings(loaded.tree)
     assert len(found) == 1 and "swi a0, a1" in found[0].message
+
+
+def test_a_bundle_line_in_placeholders_with_a_wrong_shape_is_example_asm(tmp_path):
+    """In a bundle, another instruction's line written only in placeholders must still have the mnemonic, operand count
+    and brackets of one of that instruction's syntaxes (the sample tree has BSTART.TEPL: Mode, Function, DataType)."""
+    import shutil
+
+    from pto_docs.examples_check import assembly_diagnostics
+    from pto_docs.load import load_catalog
+    root = tmp_path / "tree"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "catalog", root)
+    unit = root / TADD_PATH
+    text = unit.read_text("utf-8")
+    good = '"examples":["BSTART.VEC TADD, S32; '
+    assert good in text
+
+    def findings(second: str):
+        unit.write_text(text.replace(good, good + second + "; ", 1), "utf-8")
+        return [d for d in assembly_diagnostics(load_catalog(root).catalog) if d.code == "EXAMPLE-ASM"]
+    assert findings("BSTART.TEPL Mode, Function, DataType") == []  # the carrier's own template: descriptive
+    found = findings("BSTART.TEPL Mode, Function, DataType, Extra")
+    assert len(found) == 1 and "'BSTART.TEPL Mode, Function, DataType, Extra' does not assemble" in found[0].message
+    assert "takes 3 operands" in found[0].message and found[0].pointer == "/contract/examples/0"
+    found = findings("BSTART.TEPX Mode, Function, DataType")
+    assert len(found) == 1 and "unknown mnemonic 'BSTART.TEPX'" in found[0].message
