@@ -33,9 +33,12 @@ What the templates do not say, the spec says elsewhere, and this module takes it
 * ``M, N`` without such prose: the fields whose roles say "first ... bit" and "last ... bit" (HL.BFI).
 * A suffix group the template cannot say whole (``hl.qmt[.{i,e,...}] SrcL[, SrcR when i], ->RegDst``) is read
   from the instruction's ``assembly`` list, one syntax per listed suffix, each letter its one-bit field.
-* A hyphenated operand naming no field (XB's ``C-ID``) is the one field the syntax leaves free (CROSS-BID).
+* An abbreviation (XB's ``C-ID``, B.HINT's ``PRFSIZE``) is the one free field whose name holds its letters in
+  order, with the same first and last letter (CROSS-BID, prefetch_size).
+* ``BR.{likely, unlikely}`` inside a record is the field whose role names them (L/UL: "when V=1, 0
+  unlikely/fallthrough and 1 likely/taken"), and the role's "when V=1" sets V: V=0 (no branch hint) has no text.
 
-Anything a template has that none of these rules reads (B.HINT's ``BR.{likely, unlikely}``) makes
+Anything a template has that none of these rules reads makes
 that syntax unsupported: it is listed by :func:`Assembler.unsupported` and counted by the round-trip measure, not
 guessed. Every failure is an :class:`AsmError` whose message is one line naming what is wrong.
 """
@@ -98,6 +101,7 @@ class Slot:
     in_memory: bool = False
     parts: list = _dcfield(default_factory=list)  # a {...} group's items: Slot each (kind group-record / group-flags)
     numbers: bool = False  # a record item (kind named) that may also be written as a number: its field has no domain
+    sets: dict[str, int] = _dcfield(default_factory=dict)  # other fields an enum name implies ("when V=1")
 
 
 @dataclass
@@ -131,8 +135,10 @@ class Syntax:
         for s in self.slots:
             if isinstance(s, Slot):
                 out.update(x for x in (s.field, s.modifier, s.shift) if x)
+                out.update(s.sets)
                 for p in s.parts:
-                    out.update(x for x in (p.field, *p.names) if x) if s.kind == "group-flags" else out.add(p.field)
+                    out.update(x for x in (p.field, *p.names) if x) if s.kind == "group-flags" else out.update(
+                        x for x in (p.field, *p.sets) if x)
         return out
 
 
@@ -450,14 +456,8 @@ class Assembler:
                 return self._enum(unit, fields, bound, names, tok)
             return None
         free = [n for n in fields if n not in bound]
-        m = re.fullmatch(r"(\w+)\.\{([^{}]*)\}", tok)
-        if m:  # "TRACE.{begin, end}": the free field whose operand role gives these names their codes
-            options = [o.strip() for o in m.group(2).split(",")]
-            hit = [n for n in free if set(options) <= set(_prose_names(unit, n))]
-            if len(hit) != 1:
-                return None
-            codes = _prose_names(unit, hit[0])
-            return Slot("enum", hit[0], text=tok, names={f"{m.group(1)}.{o}": codes[o] for o in options})
+        if re.fullmatch(r"(\w+)\.\{([^{}]*)\}", tok):
+            return _dotted(unit, fields, free, tok)
         m = re.fullmatch(r"<(\w+)_label>", tok)
         if m:  # BSTART.CALL <br_label>, <rt_label>: the displacement fields, told apart by their operand roles
             roles = _roles(unit)
@@ -497,10 +497,9 @@ class Assembler:
             return Slot("imm", prefix[0], text=tok, signed=self._signed(form, prefix[0], tok))
         if re.fullmatch(r"[A-Z][A-Z0-9_]*", tok):
             return Slot("lit", text=tok)
-        rest = [n for n in free if n != by_lower.get(key) and fields[n]["width"]
-                and not any(_key(n) == _key(t) for t in re.findall(r"[\w-]+", syn.template))]
-        if re.fullmatch(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+", tok) and len(rest) == 1:
-            return Slot("imm", rest[0], text=tok)  # XB's C-ID: the template names CROSS-BID so
+        hit = [n for n in free if fields[n]["width"] and _abbreviates(tok, n)]
+        if re.fullmatch(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+", tok) and len(hit) == 1:
+            return Slot("imm", hit[0], text=tok)  # XB's C-ID: the template's abbreviation of CROSS-BID
         return None
 
     # -- {...} groups: a record of field values (B.DATR) or a set of one-bit flags (B.CATR) ------------------
@@ -521,12 +520,24 @@ class Assembler:
                 flags.append(Slot("flag", None, text=option, names={hit[a]: 1 for a in parts}))
         if flags:
             return Slot("group-flags", None, text=tok, parts=flags)
-        parts = []
-        for item in items:
+        parts: list[Slot] = []
+        taken = set(bound)
+        for item in items:  # each item a field: by name, "NAME.{a, b}" by its role's names, or an abbreviation
+            free = [n for n in fields if n not in taken and fields[n]["width"]]
             name = by_lower.get(_key(item))
-            if name is None or name in bound:
+            if name is not None and name not in taken:
+                part = self._named(unit, fields, name, item)
+            elif re.fullmatch(r"\w+\.\{[^{}]*\}", item):
+                part = _dotted(unit, fields, free, item)
+            else:
+                hit = [n for n in free if _abbreviates(item, n)]
+                part = self._named(unit, fields, hit[0], item) if len(hit) == 1 else None
+            if part is None:
                 return None
-            parts.append(self._named(unit, fields, name, item))
+            taken |= {part.field, *part.sets}
+            parts.append(part)
+        if not any(by_lower.get(_key(i)) == p.field or "{" in i for p, i in zip(parts, items)):
+            return None  # no item names a field or its values: abbreviations alone do not make a record
         return Slot("group-record", None, text=tok, parts=parts)
 
     @staticmethod
@@ -1056,6 +1067,7 @@ class Assembler:
             hit = {k.lower(): v for k, v in slot.names.items()}.get(tok.lower())
             if hit is None:
                 raise AsmError(f"{name}: {shown!r} is not one of {', '.join(slot.names)}")
+            values.update(slot.sets)
             return hit
         value = _number(tok)
         if value is None:
@@ -1219,6 +1231,9 @@ class Assembler:
             return str(v)
         if s.kind == "enum":
             back = {c: k for k, c in s.names.items()}
+            for other, want in s.sets.items():
+                if values.get(other, 0) != want:
+                    raise AsmError(f"{syn.base}: {other} {values.get(other, 0)} has no spelling ({s.text} sets {other}={want})")
             if v not in back:
                 raise AsmError(f"{syn.base}: {s.field} {v} has no name")
             return ("->" if s.text.startswith(ARROW) else "") + back[v]
@@ -1262,14 +1277,42 @@ def _prose_names(unit: Unit, field: str) -> dict[str, int]:
         for value, n in re.findall(r"\bcode (\d+) ([A-Z][A-Z0-9_]{2,})\b", sentence):
             out[n] = int(value)
     role = _roles(unit).get(field, "")
-    listed = role.partition(":")[2]
-    pairs = re.findall(r"(\d+) ([A-Za-z][\w/ ]*?)\s*(?=,\s*\d|$)", listed.strip())
+    listed = role.partition(":")[2] if ":" in role else role
+    pairs = [m.groups() for chunk in re.split(r",\s*|\s+and\s+", listed.strip())
+             for m in [re.fullmatch(r"(\d+) ([A-Za-z][\w/ ]*)", chunk.strip())] if m]
     if len(pairs) >= 2:
         for value, meaning in pairs:
-            out.setdefault(meaning, int(value))
-            if " " in meaning:
-                out.setdefault(meaning.split()[-1], int(value))
+            for alt in meaning.split("/"):  # "0 unlikely/fallthrough": either name
+                out.setdefault(alt, int(value))
+                if " " in alt:
+                    out.setdefault(alt.split()[-1], int(value))
     return out
+
+
+def _dotted(unit: Unit, fields: Mapping, free: Sequence[str], tok: str) -> Slot | None:
+    """``TRACE.{begin, end}``, ``BR.{likely, unlikely}``: the free field whose operand role gives these names their
+    codes ("trace boundary: 0 begin, 1 end"); a role that holds "when V=1" makes each name set V=1 too."""
+    m = re.fullmatch(r"(\w+)\.\{([^{}]*)\}", tok)
+    options = [o.strip() for o in m.group(2).split(",")]
+    hit = [n for n in free if set(options) <= set(_prose_names(unit, n))]
+    if len(hit) != 1:
+        return None
+    codes = _prose_names(unit, hit[0])
+    slot = Slot("enum", hit[0], text=tok, names={f"{m.group(1)}.{o}": codes[o] for o in options})
+    for other, value in re.findall(r"\bwhen (\S+?)=(\d+)", _roles(unit).get(hit[0], "")):
+        if other in fields and other in free:
+            slot.sets[other] = int(value)
+    return slot
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    """``PRFSIZE`` of prefetch_size, ``C-ID`` of CROSS-BID: the letters of one, in order, within the other's,
+    starting with the same letter and ending with the same."""
+    a, b = _key(short), _key(name)
+    if len(a) < 2 or a[0] != b[0] or a[-1] != b[-1]:
+        return False
+    it = iter(b)
+    return all(ch in it for ch in a)
 
 
 def _norm(text: str) -> str:

@@ -157,6 +157,8 @@ TRACE = form("hint_32_x", "B.HINT", "B.HINT TRACE.{begin, end}", 0x7F, 0x33, [fi
 CALL = form("call_32_x", "BSTART.CALL", "BSTART.CALL <br_label>, <rt_label>, ->ra", 0x7F, 0x37,
             [field("simm12", 7, 12, "signed"), field("uimm5", 19, 5)])
 XB = form("xb_32_x", "XB", "XB ACR-ID, C-ID", 0x7F, 0x3B, [field("ACR-ID", 7, 10), field("CROSS-BID", 17, 7)])
+HINT = form("hint_32_y", "B.HINT", "B.HINT {BR.{likely, unlikely}, TEMP.{hot, warm, cool, none}, PRFSIZE}", 0x7F, 0x3F,
+            [field("V", 7, 1), field("L/UL", 8, 1), field("temp", 9, 2), field("prefetch_size", 11, 12)])
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +176,11 @@ def rich():
                             "hl.qmt.ie SrcL, SrcR, ->RegDst"]),
         rich_unit("HL.BFI", [BFI], surface="scalar",
                   operands=[("immr", "first destination bit"), ("imms", "last destination bit")]),
-        rich_unit("B.HINT", [TRACE], operands=[("B/E", "trace boundary: 0 begin, 1 end")]),
+        rich_unit("B.HINT", [TRACE, HINT], operands=[("B/E", "trace boundary: 0 begin, 1 end"),
+                                                     ("V", "branch-hint validity: 0 invalid, 1 valid"),
+                                                     ("L/UL", "when V=1, 0 unlikely/fallthrough and 1 likely/taken"),
+                                                     ("temp", "temperature: 0 none, 1 cool, 2 warm, 3 hot"),
+                                                     ("prefetch_size", "number of cache lines to prefetch")]),
         rich_unit("BSTART.CALL", [CALL], operands=[("simm12", "12-bit signed bundle target displacement"),
                                                    ("uimm5", "unsigned return-address displacement")]),
         rich_unit("XB", [XB]),
@@ -221,6 +227,14 @@ def test_listed_suffixes_roles_labels_and_the_one_free_field(rich):
     assert all(trips[f].status == "full" for f in ("datr_32_x", "catr_32_x", "bfi_32_x", "hint_32_x", "call_32_x", "xb_32_x"))
     # SrcR is read only under .i: a word with i = 0 and SrcR set has no text
     assert trips["qmt_32_x"].status == "partial" and trips["qmt_32_x"].unbound == ("SrcR",)
+    # BR.likely is L/UL 1 and, by L/UL's role ("when V=1"), V 1; TEMP by temp's role; PRFSIZE abbreviates prefetch_size
+    assert dict(rich.assemble("B.HINT {BR.likely, TEMP.warm, 64}").fields) == {"V": 1, "L/UL": 1, "temp": 2,
+                                                                               "prefetch_size": 64}
+    assert dict(rich.assemble("B.HINT {BR.unlikely, TEMP.none, 0}").fields)["V"] == 1
+    with pytest.raises(AsmError, match=r"'BR.maybe' is not one of BR.likely, BR.unlikely"):
+        rich.assemble("B.HINT {BR.maybe, TEMP.hot, 1}")
+    # no text says V = 0 (no branch hint): such words have no spelling
+    assert trips["hint_32_y"].status == "partial" and "V 0 has no spelling" in trips["hint_32_y"].failure
 
 
 def test_a_wrong_line_written_in_placeholders_is_caught(asm):
