@@ -101,3 +101,16 @@ def test_validate_reports_it(real_tree_root, tmp_path, monkeypatch, capsys):
     lines = [ln for ln in capsys.readouterr().err.splitlines() if "[SEMANTICS-PROSE]" in ln]
     assert len(lines) == 4 and all(": warning[SEMANTICS-PROSE]: " in ln for ln in lines)
     assert any(ln.startswith("asl/tile/reduce-and-expand/row-reduction/TROWARGMIN.asl:1:1: ") for ln in lines)
+
+
+@pytest.mark.realtree
+def test_a_model_that_does_not_link_gives_no_finding_and_no_traceback(real_tree_root, tmp_path):
+    root = tmp_path / "broken"
+    shutil.copytree(real_tree_root, root, symlinks=True, ignore=shutil.ignore_patterns(".git", "site", "tests"))
+    path = root / REDUCTION
+    path.write_text(path.read_text("utf-8").replace("func ExecuteTileReduction(", "func ExecuteTileReduction((", 1), "utf-8")
+    broken = _load(root)
+    assert {t.mnemonic for t in reduction_targets(broken)} == ARG_REDUCTIONS  # the records still name them
+    assert semantics_check.verdicts(broken, tmp_path / "cache") == []
+    assert semantics_findings(broken, tmp_path / "cache") == ()
+    assert not list((tmp_path / "cache").glob("verdicts-*.json"))  # an unlinkable model is not a verdict to keep
