@@ -24,6 +24,7 @@ tree with no such instruction (the ``catalog/`` sample) runs nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -115,16 +116,23 @@ _VERDICTS: dict[str, list[dict]] = {}
 def model_key(catalog: Catalog) -> str:
     """sha256 of everything a verdict depends on: every unit and JSON file of the tree (the ASL and the records
     the decoders are generated from) and the pto-docs code that runs the witness."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256(f"semantics-prose {FORMAT}\n".encode())
-    code = sorted((here / "asl").glob("*.py")) + [here / "executor_asl.py", Path(__file__)] + \
-        sorted((here / "executor").glob("*.py"))
-    for path in code:
-        digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    digest = hashlib.sha256(f"semantics-prose {FORMAT}\n{_code_digest()}\n".encode())
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
         digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
     for path in sorted(catalog.json_files):
         digest.update(f"j\0{path}\0{catalog.json_files[path].file.sha256}\n".encode())
+    return digest.hexdigest()
+
+
+@functools.cache
+def _code_digest() -> str:
+    """sha256 of the pto-docs code a verdict depends on: the interpreter, the bridge, the executor, this module."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    code = sorted((here / "asl").glob("*.py")) + [here / "executor_asl.py", Path(__file__)] + \
+        sorted((here / "executor").glob("*.py"))
+    for path in code:
+        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 
