@@ -53,6 +53,8 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
         diags.extend(memo.get(("example-asm", _records_key(catalog)), lambda: tuple(assembly_diagnostics(catalog))))
     from .flags_check import flags_prose_diagnostics
     diags.extend(flags_prose_diagnostics(catalog))
+    from .semantics_check import semantics_prose_diagnostics  # runs the model once per model sha (its cache)
+    diags.extend(semantics_prose_diagnostics(catalog))
     return diags
 
 

@@ -138,3 +138,27 @@ def flags_notices(catalog: Catalog, findings, unit: Unit, src: str, *, via: bool
         out.append(FlagsNotice(f.function, f.path, f.line, href, f.discarder, f.discarder_path, f.discarder_line,
                                f.with_flags, f.clause, clause_href))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class SemanticsNotice:
+    """SEMANTICS-PROSE (semantics_check.py) as page data, on the instruction it concerns: the witness, what the
+    ASL wrote and what the prose's rule gives, with links to the handler's unit and the NDF clause."""
+
+    finding: object  # semantics_check.SemanticsFinding
+    handler_href: str | None
+    clause_href: str | None
+
+
+def semantics_notices(catalog: Catalog, findings, unit: Unit, src: str) -> tuple[SemanticsNotice, ...]:
+    from . import routes
+    out = []
+    for f in findings:
+        if f.unit_id != unit.id:
+            continue
+        owner = catalog.unit_for_path(f.handler_path) if f.handler_path else None
+        handler_href = routes.relative(src, routes.unit_src(owner)) if owner is not None else None
+        clause_owner = catalog.unit_for_path(f.clause_path) if f.clause else None
+        clause_href = routes.relative(src, routes.unit_src(clause_owner), f.clause) if clause_owner is not None else None
+        out.append(SemanticsNotice(f, handler_href, clause_href))
+    return tuple(out)

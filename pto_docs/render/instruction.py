@@ -75,6 +75,7 @@ class InstructionModel:
     findings: tuple = ()
     avs_examples: tuple = ()  # render.avs_examples_view.AvsExampleView, from plugin avs_results (--examples)
     flags_via: tuple = ()  # render.findings.FlagsNotice: a FLAGS-PROSE finding of a function its execution calls
+    semantics: tuple = ()  # render.findings.SemanticsNotice: a SEMANTICS-PROSE finding of this instruction
 
 
 def _escape_token(key: str) -> str:
@@ -198,7 +199,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
     costly = costly or costly_parts(data, unit, trace)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
-    from .findings import findings_of, flags_notices
+    from .findings import findings_of, flags_notices, semantics_notices
     return InstructionModel(
         unit=unit, src=src,
         summary=Prose(unit.id, "/summary", unit.summary),
@@ -219,6 +220,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         documentation_sha256=data.tree.sha256(documentation) if documentation else None,
         findings=findings_of(unit, data.catalog),
         flags_via=flags_notices(data.catalog, data.flags, unit, src, via=True),
+        semantics=semantics_notices(data.catalog, data.semantics, unit, src),
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
         **relations(data, unit, src, assembly.lines),
     )

@@ -41,6 +41,7 @@ class SiteData:
     avs_profile: str = ""
     avs_examples: Mapping[str, Any] = field(default_factory=dict)  # unit id -> avs_examples.AvsExample list
     flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
+    semantics: tuple = ()  # semantics_check.SemanticsFinding (SEMANTICS-PROSE), shown on the instruction's page
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None) -> SiteData:
@@ -52,6 +53,8 @@ class SiteData:
             data.avs_examples = examples_by_unit(catalog, avs, data.avs)
         from ..flags_check import flags_findings
         data.flags = tuple(flags_findings(catalog))
+        from ..semantics_check import semantics_findings
+        data.semantics = semantics_findings(catalog)  # the verdicts validation already ran (cached by model)
         trace = catalog.json(TRACEABILITY)
         if isinstance(trace, Mapping):
             for row in trace.get("units", ()):

@@ -93,6 +93,32 @@ def test_real_tree_assembler_findings_reach_the_pages(real_renderer):
         assert 'data-finding="EXAMPLE-ASM"' in text and labels(locale).t("finding.assembler_says") in text
 
 
+def test_real_tree_semantics_findings_reach_the_pages(real_renderer):
+    """SEMANTICS-PROSE (semantics_check.py) on the page of each index reduction it concerns, in both languages,
+    with the witness, the two results and the places; not on the other reductions."""
+    from pto_docs.i18n import labels
+    cat = real_renderer.catalog
+    findings = {f.mnemonic: f for f in real_renderer.data.semantics}
+    assert set(findings) == {"TROWARGMIN", "TROWARGMAX", "TCOLARGMIN", "TCOLARGMAX"}
+    for mnemonic, f in findings.items():
+        w = f.witnesses[0]
+        for locale in ("en", "zh-CN"):
+            text = real_renderer.unit_page(cat.find_instruction(mnemonic, "tile"), locale).assembled()
+            assert text.count('data-finding="SEMANTICS-PROSE"') == 1
+            lab = labels(locale)
+            assert lab.t("finding.semantics_case_" + f.axis) in text and lab.t("finding.semantics_asl") in text
+            assert f"<code>{', '.join(map(str, w.values))}</code>" in text
+            assert f"<strong>{w.asl}</strong>" in text and f"<strong>{w.prose}</strong>" in text
+            assert f"<code>{f.handler_path}:{f.handler_line}</code>" in text and f"#{f.clause}" in text
+    for other in ("TROWMIN", "TCOLMAX", "TADD"):
+        assert "SEMANTICS-PROSE" not in real_renderer.unit_page(cat.find_instruction(other, "tile"), "en").assembled()
+
+
+def test_sample_tree_pages_carry_no_semantics_finding(renderer):
+    assert renderer.data.semantics == ()
+    assert not any("SEMANTICS-PROSE" in renderer.unit_page(u, "en").assembled() for u in renderer.catalog.instructions)
+
+
 @pytest.mark.parametrize("mnemonic, count", [("TMUL", 14), ("TSQRT", 15), ("TCOLEXPAND", 12)])
 def test_real_tree_evidence_counts_match_the_seeds(real_renderer, mnemonic, count):
     """The absent 5 MB closure file is listed as recorded-only, as upstream's portal lists it."""

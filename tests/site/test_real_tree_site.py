@@ -42,3 +42,16 @@ def test_flags_prose_is_shown_where_it_applies(real_site, real_load):
         assert "TMUL" in expected and shown == expected
         assert words in pages["TMUL"] and f"#flags-{finding.function}" in pages["TMUL"]
         assert f"#{finding.clause}" in pages["TMUL"]
+
+
+def test_semantics_prose_is_shown_on_the_index_reductions(real_site):
+    """SEMANTICS-PROSE (the executed ARGMIN/ARGMAX witness) on exactly the four index-reduction pages, in both
+    languages, each with its clause link (the build ran the model; semantics_check.py)."""
+    from pto_docs.i18n import labels
+    for lang, locale in (("", "en"), ("zh-CN/", "zh-CN")):
+        pages = {p.parent.name: p.read_text("utf-8") for p in (real_site / lang / "instructions").rglob("index.html")}
+        shown = {name for name, text in pages.items() if 'data-finding="SEMANTICS-PROSE"' in text}
+        assert shown == {"TROWARGMIN", "TROWARGMAX", "TCOLARGMIN", "TCOLARGMAX"}
+        text = pages["TROWARGMIN"]
+        assert labels(locale).t("finding.semantics_asl") in text
+        assert "#PTO-TROWARGMIN-CONTRACT-001" in text and "asl/tile/model/execution/reduction.asl:" in text

@@ -1,0 +1,312 @@
+"""SEMANTICS-PROSE: the spec's own ASL, run on a witness case, gives another result than its prose states.
+
+FLAGS-PROSE and DATATYPE-PROSE compare two texts. This check *executes* the normative model: it runs a tiny
+case through the tree's ASL on our interpreter (``executor_asl.AslBridge``, ``ieee`` profile) and compares the
+result with what the rule the prose states gives, computed independently in Python. The evidence of a finding
+is that pair of results, so it names the case, both results, the ASL that computed one (the instruction's
+``InstructionContractExecute_<M>`` and the record's ``semantic_handler``, path:line) and the prose that states
+the other (the instruction's NDF contract clause, path:line). The interpreter and the NumPy executor follow the
+ASL; the finding tells readers where the prose says otherwise.
+
+The code is general on purpose (``SEMANTICS-PROSE``, not ``ARGMIN-PROSE``): a finding is "a witness the model
+runs disagrees with the prose's rule", whatever the instruction; each kind of prose rule is one witness family
+here. Today there is one family, the index reductions: an instruction whose record calls its handler with
+``TileReduction_ARGMIN``/``TileReduction_ARGMAX`` is said (record, NDF clause) to write "the lowest index of the
+minimum/maximum". For every signed integer type its ASL accepts, a row (or column) whose winner is negative is
+run; in release 0.58.3 ``TileReductionStepWithFlags`` compares the sign-extended MIN/MAX Word with the stored,
+zero-extended element, so for S8/S16/S32 the negative winner is never selected.
+
+Cost: linking the model (parse cached by source sha256, ~2 s) plus a few ms a case, paid once per model: the
+verdicts are kept in this process and in a JSON file of the cache directory, keyed by the sha256 of every unit
+and JSON file of the tree and of the pto-docs code the verdict depends on (interpreter, bridge, this module). A
+tree with no such instruction (the ``catalog/`` sample) runs nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .diagnostics import Diagnostic, warning
+from .model import Catalog, Unit
+
+FORMAT = 1
+SIGNED = ("S8", "S16", "S32", "S64")
+BITS = {"S8": 8, "S16": 16, "S32": 32, "S64": 64}
+INDEX_TYPE = "S32"
+CAPACITY = 128
+COLUMNS = 8
+# A witness per operation: the prose's winner is negative and not first, so "the lowest index of the
+# minimum/maximum" is one definite index other than the scan's starting one.
+WITNESS = {"ARGMIN": (3, -5, 1), "ARGMAX": (-3, -1, -5)}
+RULE = {"ARGMIN": "the lowest index of the minimum", "ARGMAX": "the lowest index of the maximum"}
+AXES = {"TileAxis_Row": "row", "TileAxis_Column": "column"}
+FUNCTION = re.compile(r"^(?:(?:pure|readonly|impdef|implementation) )*func (\w+)\(", re.MULTILINE)
+
+
+def prose_index(values, operation: str) -> int:
+    """The prose's rule: the lowest index whose value is the minimum (ARGMIN) or maximum (ARGMAX)."""
+    best = min(values) if operation == "ARGMIN" else max(values)
+    return next(i for i, v in enumerate(values) if v == best)
+
+
+@dataclass(frozen=True)
+class Target:
+    """An index-reduction instruction of the tree, as its record states it."""
+
+    mnemonic: str
+    unit: Unit
+    operation: str  # ARGMIN | ARGMAX
+    axis: str  # row | column
+    handler: str  # the record's semantic_handler
+
+
+def reduction_targets(catalog: Catalog) -> list[Target]:
+    try:
+        from .executor_asl import bridged_mnemonics
+        bridged = set(bridged_mnemonics())
+    except ImportError:  # NumPy / ml_dtypes absent: no interpreter profile, no witness
+        return []
+    out = []
+    for unit in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)):
+        if unit.surface != "tile" or unit.mnemonic not in bridged:
+            continue
+        for rec in unit.record.get("catalog_records", ()) or ():
+            if not hasattr(rec, "get"):
+                continue
+            constants = [a.get("constant") for a in rec.get("arguments", ()) or () if hasattr(a, "get")]
+            ops = [c[len("TileReduction_"):] for c in constants if c in ("TileReduction_ARGMIN", "TileReduction_ARGMAX")]
+            axes = [AXES[c] for c in constants if c in AXES]
+            if ops and axes:
+                out.append(Target(unit.mnemonic, unit, ops[0], axes[0], str(rec.get("semantic_handler") or "")))
+                break
+    return out
+
+
+def witness_case(target: Target, data_type: str) -> dict:
+    """The witness as a pto-docs case: the values along one row (TROW*) or one column (TCOL*), an S32 index
+    destination configured as the AVS execution tests configure it."""
+    from .executor import dtypes, state
+    values = list(WITNESS[target.operation])
+    rows = state.derived_rows(CAPACITY, COLUMNS, dtypes.get(data_type))
+    source = {"capacity_bytes": CAPACITY, "rows": rows, "columns": COLUMNS, "data_type": data_type}
+    index_rows = state.derived_rows(CAPACITY, 1 if target.axis == "row" else COLUMNS, dtypes.get(INDEX_TYPE))
+    if target.axis == "row":
+        source.update(valid_rows=1, valid_columns=len(values), elements=[values])
+        dest = {"capacity_bytes": CAPACITY, "rows": index_rows, "columns": 1, "valid_rows": 1, "valid_columns": 1}
+    else:
+        source.update(valid_rows=len(values), valid_columns=1, elements=[[v] for v in values])
+        dest = {"capacity_bytes": CAPACITY, "rows": index_rows, "columns": COLUMNS, "valid_rows": 1,
+                "valid_columns": 1}
+    dest["data_type"] = INDEX_TYPE
+    return {"tiles": {"0": source, "1": dest},
+            "execute": {"instruction": target.mnemonic, "destination": 1, "sources": [0]}}
+
+
+# -- running the witnesses (cached by model) ------------------------------------------------------------------
+
+_VERDICTS: dict[str, list[dict]] = {}
+
+
+def model_key(catalog: Catalog) -> str:
+    """sha256 of everything a verdict depends on: every unit and JSON file of the tree (the ASL and the records
+    the decoders are generated from) and the pto-docs code that runs the witness."""
+    digest = hashlib.sha256(f"semantics-prose {FORMAT}\n{_code_digest()}\n".encode())
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
+    for path in sorted(catalog.json_files):
+        digest.update(f"j\0{path}\0{catalog.json_files[path].file.sha256}\n".encode())
+    return digest.hexdigest()
+
+
+@functools.cache
+def _code_digest() -> str:
+    """sha256 of the pto-docs code a verdict depends on: the interpreter, the bridge, the executor, this module."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    code = sorted((here / "asl").glob("*.py")) + [here / "executor_asl.py", Path(__file__)] + \
+        sorted((here / "executor").glob("*.py"))
+    for path in code:
+        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def default_cache_dir() -> Path:
+    from .commands.avs_cmd import default_cache_dir as asl_cache
+    return asl_cache().parent / "semantics-prose"
+
+
+def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | None) -> list[dict] | None:
+    """Each target on each signed type its ASL accepts: ``{"mnemonic", "data_type", "values", "asl", "prose"}``;
+    None when the model cannot be linked (that is the AVS command's to report)."""
+    from .avs import generated_decoders, model_units, needs_decoders
+    from .executor_asl import AslBridge
+    try:
+        generated = generated_decoders(catalog) if needs_decoders(catalog) else None
+        bridge = AslBridge(model_units(catalog), generated, asl_cache)
+    except Exception:  # noqa: BLE001 - an unlinkable model (or its decoders) gives no witness, never a traceback
+        return None
+    out = []
+    for target in targets:
+        for data_type in SIGNED:
+            try:
+                result = bridge.run(witness_case(target, data_type))
+            except Exception:  # noqa: BLE001 - a case the model cannot run is no witness either way
+                continue
+            if result["status"] != "ok":  # the ASL does not accept the type (Fault_TileLegality)
+                continue
+            cell = result["destination"][0][0]
+            if cell is None:
+                continue
+            values = list(WITNESS[target.operation])
+            out.append({"mnemonic": target.mnemonic, "data_type": data_type, "values": values,
+                        "asl": int(cell), "prose": prose_index(values, target.operation)})
+    return out
+
+
+def verdicts(catalog: Catalog, cache_dir: Path | str | None = "default") -> list[dict]:
+    """The witness results of the tree, run once per model (this process, then ``cache_dir``; None: no file)."""
+    targets = reduction_targets(catalog)
+    if not targets:
+        return []
+    key = model_key(catalog)
+    if key in _VERDICTS:
+        return _VERDICTS[key]
+    folder = None
+    if cache_dir is not None:
+        folder = _checked_dir(default_cache_dir() if cache_dir == "default" else Path(cache_dir), catalog)
+    path = folder / f"verdicts-{key[:32]}.json" if folder is not None else None
+    found = _read(path, key) if path is not None else None
+    if found is None:
+        asl_cache = folder.parent / "asl" if folder is not None else None
+        found = _run_witnesses(catalog, targets, asl_cache)
+        if found is None:
+            return []
+        if path is not None:
+            _write(path, key, found)
+    if len(_VERDICTS) >= 4:
+        _VERDICTS.clear()
+    _VERDICTS[key] = found
+    return found
+
+
+def _checked_dir(folder: Path, catalog: Catalog) -> Path | None:
+    from .output_guard import OutputRefused, check_cache_dir
+    try:
+        return check_cache_dir(folder, catalog.root)
+    except OutputRefused:
+        return None  # never inside the spec tree: run without a file
+
+
+def _read(path: Path, key: str) -> list[dict] | None:
+    try:
+        doc = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if isinstance(doc, dict) and doc.get("key") == key and isinstance(doc.get("verdicts"), list):
+        return doc["verdicts"]
+    return None
+
+
+def _write(path: Path, key: str, found: list[dict]) -> None:
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"key": key, "verdicts": found}, separators=(",", ":")) + "\n", "utf-8")
+        tmp.replace(path)
+    except OSError:  # an unwritable cache costs a rerun next time, nothing else
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+# -- findings -------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Witness:
+    data_type: str
+    values: tuple[int, ...]
+    asl: int  # the index the ASL wrote
+    prose: int  # the index the prose's rule gives
+
+
+@dataclass(frozen=True)
+class SemanticsFinding:
+    mnemonic: str
+    unit_id: str
+    path: str  # the instruction's record
+    line: int
+    operation: str  # ARGMIN | ARGMAX
+    axis: str  # row | column
+    rule: str  # the prose's rule, e.g. "the lowest index of the minimum"
+    witnesses: tuple[Witness, ...]  # the disagreeing cases, one per data type
+    entry: str  # InstructionContractExecute_<M>
+    entry_path: str
+    entry_line: int
+    handler: str  # the record's semantic_handler
+    handler_path: str
+    handler_line: int
+    clause: str  # the instruction's NDF contract clause ("" without one)
+    clause_path: str
+    clause_line: int
+
+    @property
+    def types(self) -> str:
+        return ", ".join(w.data_type for w in self.witnesses)
+
+    @property
+    def message(self) -> str:
+        w = self.witnesses[0]
+        along = "row" if self.axis == "row" else "column"
+        handler = f"{self.handler} ({self.handler_path}:{self.handler_line})" if self.handler_path else self.handler
+        prose = (f"{self.clause} ({self.clause_path}:{self.clause_line})" if self.clause
+                 else f"the record ({self.path}:{self.line})")
+        return (f"{self.mnemonic} of the {along} {list(w.values)} ({self.types}): the ASL, run on the interpreter "
+                f"({self.entry} at {self.entry_path}:{self.entry_line}, handler {handler}), writes index {w.asl}; "
+                f"{prose} states {self.rule}, index {w.prose}")
+
+
+def _definitions(catalog: Catalog) -> dict[str, tuple[str, int]]:
+    out: dict[str, tuple[str, int]] = {}
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        text = unit.file.text
+        for match in FUNCTION.finditer(text):
+            out.setdefault(match.group(1), (unit.path, text.count("\n", 0, match.start()) + 1))
+    return out
+
+
+def _clause(unit: Unit):
+    contract = [c for c in unit.ndf if c.kind == "contract"]
+    return (contract or list(unit.ndf) or [None])[0]
+
+
+def semantics_findings(catalog: Catalog, cache_dir: Path | str | None = "default") -> tuple[SemanticsFinding, ...]:
+    targets = {t.mnemonic: t for t in reduction_targets(catalog)}
+    disagreeing: dict[str, list[Witness]] = {}
+    for v in verdicts(catalog, cache_dir):
+        if v.get("mnemonic") in targets and v.get("asl") != v.get("prose"):
+            disagreeing.setdefault(v["mnemonic"], []).append(
+                Witness(str(v["data_type"]), tuple(v["values"]), int(v["asl"]), int(v["prose"])))
+    if not disagreeing:
+        return ()
+    where = _definitions(catalog)
+    out = []
+    for mnemonic, witnesses in disagreeing.items():
+        t = targets[mnemonic]
+        entry = f"InstructionContractExecute_{mnemonic}"
+        clause = _clause(t.unit)
+        out.append(SemanticsFinding(
+            mnemonic, t.unit.id, t.unit.path, t.unit.line, t.operation, t.axis, RULE[t.operation], tuple(witnesses),
+            entry, *where.get(entry, ("", 0)), t.handler, *where.get(t.handler, ("", 0)),
+            clause.id if clause else "", clause.path if clause else "", clause.line if clause else 0))
+    return tuple(sorted(out, key=lambda f: f.mnemonic))
+
+
+def semantics_prose_diagnostics(catalog: Catalog, cache_dir: Path | str | None = "default") -> list[Diagnostic]:
+    return [warning(f.path, f.line, 1, "SEMANTICS-PROSE", f.message) for f in semantics_findings(catalog, cache_dir)]
