@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .asl_names import Names, closure, names
 from .diagnostics import Diagnostic, warning
 from .model import Catalog, Unit
 
@@ -114,14 +115,90 @@ _VERDICTS: dict[str, list[dict]] = {}
 
 
 def model_key(catalog: Catalog) -> str:
-    """sha256 of everything a verdict depends on: every unit and JSON file of the tree (the ASL and the records
-    the decoders are generated from) and the pto-docs code that runs the witness."""
+    """sha256 of everything a verdict depends on: the pto-docs code that runs the witness and the sources of the
+    units the witness can reach by name (``asl_names.closure`` from the target instructions' units and the names
+    the bridge calls), in source order, with the generated decoders when the model has them. A save of a unit
+    outside that closure (most scalar instructions, say) keeps the key, so serving does not rerun the model. The
+    last key is remembered while no unit changes."""
+    from .avs import model_units, needs_decoders
+    units = model_units(catalog)
+    sha = {u.path: u.file.sha256 for u in catalog.units.values()}
+    state = tuple((u.path, sha.get(u.path), u.depends_on) for u in units)
+    decoders = _decoder_sha_and_names(catalog) if needs_decoders(catalog) else None
+    remembered = _LAST_KEY.get("state")
+    if remembered is not None and remembered[0] == (state, decoders and decoders[0]):
+        return remembered[1]
+    facts = {u.path: _names(u.path, sha.get(u.path), u.text) for u in units}
+    if decoders is not None:
+        facts[DECODERS] = decoders[1]
+    roots: set[str] = set()
+    for target in reduction_targets(catalog):
+        roots |= facts[target.unit.path].mentioned if target.unit.path in facts else {target.mnemonic}
+    literal, prefixes = _bridge_names()
+    reached, _names_reached = closure(facts, roots | literal, prefixes)
+    key = _digest(units, reached, sha, decoders)
+    _LAST_KEY["state"] = ((state, decoders and decoders[0]), key)
+    return key
+
+
+def _digest(units, reached: frozenset[str], sha: dict, decoders) -> str:
+    from .asl.model import source_order
+    by_id = {u.unit_id: u.path for u in units}
+    try:
+        order = [by_id.get(unit_id, DECODERS) for unit_id in source_order(units)]  # the one non-unit: the decoders
+    except ValueError:  # a dependency cycle: the model does not link, no witness runs; any order will do
+        order = sorted(by_id.values())
     digest = hashlib.sha256(f"semantics-prose {FORMAT}\n{_code_digest()}\n".encode())
-    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
-        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
-    for path in sorted(catalog.json_files):
-        digest.update(f"j\0{path}\0{catalog.json_files[path].file.sha256}\n".encode())
+    for path in order:
+        if path in reached:
+            digest.update(f"u\0{path}\0{decoders[0] if path == DECODERS else sha.get(path)}\n".encode())
     return digest.hexdigest()
+
+
+_LAST_KEY: dict[str, tuple] = {}  # the last model_key's inputs and result: owned by model_key
+
+
+DECODERS = "@decoder@"
+_NAMES: dict[tuple[str, str | None], Names] = {}  # (unit path, sha256) -> its names: owned by model_key
+
+
+def _names(path: str, sha: str | None, text: str) -> Names:
+    key = (path, sha)
+    if sha is None or key not in _NAMES:
+        if len(_NAMES) > 8192:
+            _NAMES.clear()
+        found = names(text)
+        if sha is None:
+            return found
+        _NAMES[key] = found
+    return _NAMES[key]
+
+
+def _decoder_sha_and_names(catalog: Catalog) -> tuple[str, Names] | None:
+    """The generated decoders' sha256 and names, remembered while every record line and JSON catalog is the
+    same (the decoders are made from nothing else)."""
+    from .avs import generated_decoders
+    from .avs_decoders import DecodersUnavailable
+    from .examples_check import _records_key
+    inputs = _records_key(catalog) + "".join(f"{p}\0{f.file.sha256}" for p, f in sorted(catalog.json_files.items()))
+    key = (DECODERS, inputs)
+    if key not in _NAMES:
+        try:
+            text = generated_decoders(catalog)
+        except DecodersUnavailable:
+            return None
+        _NAMES[key] = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), names(text))
+    return _NAMES[key]
+
+
+@functools.cache
+def _bridge_names() -> tuple[frozenset[str], tuple[str, ...]]:
+    """The ASL names the bridge (executor_asl.py) calls or composes, read from its string literals: a literal
+    ending in ``_`` is a prefix (``"TileDataType_" + data_type``)."""
+    source = (Path(__file__).parent / "executor_asl.py").read_text("utf-8")
+    literals = set(re.findall(r"[\"']([A-Za-z_]\w*)[\"']", source))
+    return (frozenset(w for w in literals if not w.endswith("_")),
+            tuple(sorted(w for w in literals if w.endswith("_"))))
 
 
 @functools.cache

@@ -114,3 +114,26 @@ def test_a_model_that_does_not_link_gives_no_finding_and_no_traceback(real_tree_
     assert semantics_check.verdicts(broken, tmp_path / "cache") == []
     assert semantics_findings(broken, tmp_path / "cache") == ()
     assert not list((tmp_path / "cache").glob("verdicts-*.json"))  # an unlinkable model is not a verdict to keep
+
+
+@pytest.mark.realtree
+def test_the_verdict_key_ignores_units_the_witness_cannot_reach(real_tree_root, tmp_path, monkeypatch):
+    """A serving reload after a save of a scalar unit must not rerun the model; a save of a unit the witness
+    reaches, or a unit that comes to declare a name it reaches, must."""
+    monkeypatch.setattr(semantics_check, "_LAST_KEY", {})
+    root = tmp_path / "tree"
+    shutil.copytree(real_tree_root, root, symlinks=True, ignore=shutil.ignore_patterns(".git", "site", "tests", "docs"))
+    outside = next(p for p in sorted(root.glob("asl/scalar/**/MAX.asl")))
+    original = outside.read_text("utf-8")
+    key = semantics_check.model_key(_load(root))
+
+    outside.write_text(original + "// an author's note\n", "utf-8")
+    assert semantics_check.model_key(_load(root)) == key
+    outside.write_text(original + "\nfunc TileReductionStepWithFlags() => integer\nbegin\n    return 0;\nend;\n", "utf-8")
+    assert semantics_check.model_key(_load(root)) != key  # a second declaration of a reached name: it links otherwise
+    outside.write_text(original, "utf-8")
+    assert semantics_check.model_key(_load(root)) == key
+
+    reduction = root / REDUCTION
+    reduction.write_text(reduction.read_text("utf-8") + "// an author's note\n", "utf-8")
+    assert semantics_check.model_key(_load(root)) != key

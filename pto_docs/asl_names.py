@@ -1,0 +1,78 @@
+"""Which ASL units a computation can depend on, found by name without parsing.
+
+ASL has no imports: every unit sees every global name of the model. So a run that starts from some names can
+only read the units that declare one of those names, the units that declare a name *those* units mention, and
+so on. ``closure`` computes that set from two cheap facts per unit:
+
+- ``declared``: the global names the unit declares (subprograms, accessors, types, enumeration members,
+  globals), read by regular expressions that are checked against the parser on the real tree
+  (tests/test_asl_names.py);
+- ``mentioned``: every identifier-shaped word of the unit, comments and strings included.
+
+Both sets err on the side of more: a word a comment mentions, or a name another unit declares again (an
+overload, or a duplicate that breaks linking), pulls its units in. A unit outside the closure cannot change
+the computation, so a verdict keyed by the closure's sources stays valid while it is edited (a serving
+reload after a save elsewhere does not rerun the model).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+QUALIFIERS = r"(?:(?:pure|readonly|noreturn|impdef|implementation|override|private)\s+)*"
+# `func F(`, `getter G`, `setter S`, `accessor A`, `type T`, `var/let/constant/config X[, Y]`
+DECLARATION = re.compile(
+    rf"^[ \t]*{QUALIFIERS}(?:func|getter|setter|accessor|type)\s+([A-Za-z_]\w*)"
+    rf"|^[ \t]*(?:var|let|constant|config)\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)", re.MULTILINE)
+# an enumeration's members are global names too (`type T of enumeration { A, B };`, and `enumeration` in
+# other positions such as an anonymous field type)
+ENUMERATION = re.compile(r"\benumeration\s*\{([^}]*)\}")
+WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+@dataclass(frozen=True)
+class Names:
+    declared: frozenset[str]
+    mentioned: frozenset[str]
+
+
+def names(text: str) -> Names:
+    """The global names ``text`` declares and every word it mentions."""
+    declared: set[str] = set()
+    for match in DECLARATION.finditer(text):
+        if match.group(1):
+            declared.add(match.group(1))
+        else:
+            declared.update(WORD.findall(match.group(2)))
+    for match in ENUMERATION.finditer(text):
+        declared.update(WORD.findall(match.group(1)))
+    return Names(frozenset(declared), frozenset(WORD.findall(text)))
+
+
+def closure(units: Mapping[str, Names], roots: Iterable[str],
+            root_prefixes: Iterable[str] = ()) -> tuple[frozenset[str], frozenset[str]]:
+    """(the keys of ``units`` that declare a name reachable from the ``roots`` names, every name reached). A
+    declared name that starts with one of ``root_prefixes`` is a root too, for names a caller composes, such
+    as ``"TileDataType_" + t``. A unit outside the first set that comes to declare a name of the second joins
+    the closure."""
+    declaring: dict[str, list[str]] = {}
+    for key, facts in units.items():
+        for name in facts.declared:
+            declaring.setdefault(name, []).append(key)
+    prefixes = tuple(root_prefixes)
+    wanted = set(roots)
+    if prefixes:
+        wanted.update(name for name in declaring if name.startswith(prefixes))
+    seen: set[str] = set(wanted)
+    found: set[str] = set()
+    todo = list(wanted)
+    while todo:
+        for key in declaring.get(todo.pop(), ()):
+            if key not in found:
+                found.add(key)
+                new = units[key].mentioned - seen
+                seen |= new
+                todo.extend(new)
+    return frozenset(found), frozenset(seen)
