@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslUnreachable
+from .fresh_reset import remember_fresh_reset
 from .lexer import AslSyntaxError
 from .model import Model, Unit, load_model
 from .parser import parse
@@ -77,6 +78,7 @@ class Session:
         self.program = Program(model.decls, self.output)
         bind_profile(self.program, profile)
         run_in_big_stack(self.program.initialize)
+        remember_fresh_reset(self.program)
         self.base_functions = {k: list(v) for k, v in self.program.functions.items()}
         self.added_names: set[str] = set()
         self.base_globals = dict(self.program.global_index)

@@ -10,11 +10,15 @@ from .errors import AslCompileError, AslError
 from .runtime_helpers import HELPERS
 from .stdlib import PRIMITIVES
 from .types import TypeTable
-from .values import BV, copy_value
+from .values import BV, copy_cost, copy_value
+
+# reset: a global's copy cost is counted up to here (no test writes more paths into one global)
+RESTORE_WHOLE_LIMIT = 1 << 17
 
 # Loop iterations one run may take: ASL from a spec tree is data, and a loop that never ends must end the run
 # with a dynamic error, not hang the harness. The slowest AVS point of pto-spec 0.58.3 takes far fewer.
 STEP_BUDGET = 100_000_000
+
 
 class Function:
     """One declared subprogram, named ``pyname`` in the program's namespace; compiled on first call."""
@@ -39,6 +43,7 @@ class Function:
 
     def impl(self, vals):
         return self.program.ns[self.pyname](*vals)
+
 
 
 def _coarse(ty):
@@ -132,7 +137,8 @@ class Program:
         self.global_index: dict[str, int] = {}
         self.global_decls: list[tuple] = []
         self.G: list = []
-        self.initial: list | None = None
+        self._initial: list | None = None
+        self._copy_cost: list[int] = []  # per global of ``initial``: values.copy_cost
         self.dirty: set[tuple] = set()
         self.constant_names: set[str] = set()
         self.codegen_consts: list = []
@@ -213,25 +219,41 @@ class Program:
             value = self.types.base_value(ty, comp)([None])
         self.G[self.global_index[name]] = value
 
+    @property
+    def initial(self) -> list | None:
+        """Every global's fresh-run value (what ``reset`` restores)."""
+        return self._initial
+
+    @initial.setter
+    def initial(self, values: list | None) -> None:
+        self._initial = values
+        self._copy_cost = [copy_cost(v, RESTORE_WHOLE_LIMIT) for v in values] if values is not None else []
+
     def reset(self):
         """Restore every storage path written since the last reset to its fresh-run value.
 
         A path is ``(global index, key, key, ...)``; shorter paths are restored first, so a finer path
-        always finds its containers.
+        always finds its containers. A global with more written paths than a whole copy costs
+        (``values.copy_cost``) is copied whole instead: the same value, cheaper (``ResetProfileState`` writes
+        each of the 4,096 memory bytes one by one; a whole copy of that flat list is one ``list()``).
         """
-        G, initial = self.G, self.initial
+        G, initial, whole = self.G, self._initial, self._copy_cost
         n = len(initial)
-        for path in sorted(self.dirty, key=len):
-            j = path[0]
+        by_global: dict[int, list[tuple]] = {}
+        for path in self.dirty:
+            by_global.setdefault(path[0], []).append(path)
+        for j, paths in by_global.items():
             if j >= n:
                 continue
-            if len(path) == 1:
+            if len(paths) >= whole[j] or any(len(path) == 1 for path in paths):
                 G[j] = copy_value(initial[j])
                 continue
-            target, source = G[j], initial[j]
-            for key in path[1:-1]:
-                target, source = target[key], source[key]
-            target[path[-1]] = copy_value(source[path[-1]])
+            paths.sort(key=len)
+            for path in paths:
+                target, source = G[j], initial[j]
+                for key in path[1:-1]:
+                    target, source = target[key], source[key]
+                target[path[-1]] = copy_value(source[path[-1]])
         self.dirty.clear()
         self.steps[0] = self.step_budget
 

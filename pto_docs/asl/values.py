@@ -85,6 +85,28 @@ def copy_value(v):
     return v
 
 
+def copy_cost(v, limit: int) -> int:
+    """What ``copy_value(v)`` costs, in units of one restored storage path (a Python-level step each): one per
+    list and dict it makes, and one per 16 items that ``list()`` or a dict comprehension copies in C; counted up to
+    ``limit``."""
+    t = type(v)
+    if t is list:
+        if not v or (type(v[0]) is not dict and type(v[0]) is not list):
+            return 1 + len(v) // 16
+        items = v
+    elif t is dict:
+        items = v.values()
+    else:
+        return 0
+    cost = 1 + len(v) // 16
+    for x in items:
+        if type(x) is dict or type(x) is list:
+            cost += copy_cost(x, limit - cost)
+            if cost >= limit:
+                return limit
+    return cost
+
+
 def format_value(v) -> str:
     """Text as ASLRef's print shows it."""
     t = type(v)
