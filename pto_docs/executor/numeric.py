@@ -72,7 +72,8 @@ def _two_prod_err(a, b, p):
 def _exact_fraction_inexact(x, y, v, op):
     """Per-element exact check for FP64 results outside the EFT-safe range."""
     out = np.zeros(v.shape, bool)
-    for idx in zip(*np.nonzero(np.isfinite(v))):
+    # a result from an infinite operand is exact (finite / inf = 0): only finite operands are checked
+    for idx in zip(*np.nonzero(np.isfinite(v) & np.isfinite(x) & np.isfinite(y))):
         xi, yi, vi = float(x[idx]), float(y[idx]), float(v[idx])
         if op == "mul":
             exact = Fraction(xi) * Fraction(yi)
