@@ -30,8 +30,17 @@ def _result(exact: Fraction, fmt: FloatFormat, zero_negative: bool, inexact_in: 
     return round_value(exact, fmt, inexact_in=inexact_in)
 
 
+def _invalid_encoding(fmt: FloatFormat, *operands: int) -> bool:
+    """A TF32/HF32 operand with nonzero required-zero low bits (the ASL lets TADD..TREM see one)."""
+    low = (1 << fmt.low_zero_bits) - 1
+    return any(o & low for o in operands)
+
+
 def binary(op: str, fmt: FloatFormat, left: int, right: int) -> tuple[int, int]:
-    """ADD/SUB/MUL/DIV ("+", "-", "*", "/") rounded to nearest-even."""
+    """ADD/SUB/MUL/DIV ("+", "-", "*", "/") rounded to nearest-even. An invalid encoding is an invalid
+    operation (NaN, NV), as the spec's reference E8M0 profile treats ``NumericValue_InvalidEncoding``."""
+    if _invalid_encoding(fmt, left, right):
+        return fmt.canonical_nan, NV
     a, b = decode(left, fmt), decode(right, fmt)
     if a.kind == "nan" or b.kind == "nan":
         return _nan(fmt, a, b)
@@ -140,7 +149,9 @@ def fused_multiply_add(fmt: FloatFormat, addend: int, left: int, right: int) -> 
 
 def floating_modulo(fmt: FloatFormat, left: int, right: int) -> tuple[int, int]:
     """left - floor(left / right) * right (a nonzero result has the divisor's sign), rounded to nearest-even;
-    an infinite dividend or a zero divisor is invalid."""
+    an infinite dividend, a zero divisor or an invalid encoding is invalid."""
+    if _invalid_encoding(fmt, left, right):
+        return fmt.canonical_nan, NV
     x, y = decode(left, fmt), decode(right, fmt)
     if x.kind == "nan" or y.kind == "nan":
         return _nan(fmt, x, y)

@@ -389,3 +389,11 @@ def test_ieee_binds_tile_profile_convert_with_the_asl_control():
     assert lines["pto-v0"][:2] == [raw, raw]
     assert lines["ieee"][0] == "0x000000000000007e 0x14"  # RTZ overflow under Sat: 448, OF|NX
     assert lines["ieee"][1] == raw  # E8M0 stays with the ASL
+
+
+def test_an_invalid_tf32_or_hf32_encoding_is_an_invalid_operation():
+    # nonzero required-zero low bits: the ASL lets TADD..TREM pass such an operand to the profile
+    assert ieee_exact.binary("+", TF32, 0x3F800001, 0x3F800000) == (0x7FC00000, NV)
+    assert ieee_exact.binary("*", HF32, 0x3F800000, 0x40000800) == (0x7FC00000, NV)
+    assert ieee_exact.binary("*", HF32, 0x3F800000, 0x40001000) == (0x40001000, 0)  # a valid low bit
+    assert ieee_exact.floating_modulo(TF32, 0x40400000, 0x3F801000) == (0x7FC00000, NV)

@@ -231,3 +231,16 @@ def test_fault_and_flags_reach_the_comparison(asl_bridge):
     got = asl_bridge.run(negative)
     assert got["status_flags"]["NV"] and got["destination"][0][0] == 0x7FC00000
     run_in_big_stack(_agree, asl_bridge, negative)
+
+
+def test_invalid_tf32_encodings_agree(asl_bridge):
+    """TADD accepts a TF32 source with nonzero low bits in the ASL (TileOperandsLegal_ExecuteTileBinary checks
+    encodings only for MAX/MIN): both sides compute, and give the canonical NaN for that element."""
+    from pto_docs.asl.runner import run_in_big_stack
+
+    case = {"tiles": {"0": _tile("TF32", 2, 1, 2, [["0x3f800001", "0x40000000"]]),
+                      "1": _tile("TF32", 2, 1, 2, [["0x3f800000", "0x3f800000"]]), "2": _tile("TF32", 2, 1, 2)},
+            "execute": {"instruction": "TADD", "destination": 2, "sources": [0, 1]}}
+    got = asl_bridge.run(case)
+    assert got["status"] == "ok" and got["destination"][0][:2] == [0x7FC00000, 0x40400000]
+    run_in_big_stack(_agree, asl_bridge, case)
