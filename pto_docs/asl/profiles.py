@@ -11,8 +11,11 @@ returning IEEE 754 flags as the ASL's ``bits(5)`` vector (NV bit 0, DZ 1, OF 2, 
 4 (FP16), 5 (BF16) is bound the same way (NumPy status flags for NV/DZ/OF; NX and UF from the exact
 rational result). ``TileProfileFusedMultiplyAdd`` (TFMA) and ``TileProfileFloatingModulo`` with its flags (TREM: the
 floor modulo, whose nonzero result has the divisor's sign as for signed integers) are computed exactly with
-rationals and rounded once to nearest-even. Every other operation, type and rounding mode falls through to the
-ASL implementation.
+rationals and rounded once to nearest-even. The same five hooks on TF32, HF32, E4M3 and E5M2 (type codes 2, 3,
+7, 8) are computed exactly on the spec's layouts and rounded once (ieee_exact.py, float_formats.py), and
+``TileProfileConvert`` (TCVT) converts between those eight floating formats and the integers S/U 8..64
+under the rounding mode and saturation the ASL passes (ieee_convert.py). Every other operation, type and
+rounding mode falls through to the ASL implementation.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 
+from . import ieee_convert, ieee_exact
+from .float_formats import FORMATS as EXACT_FORMATS
 from .values import BV
 
 PROFILES = ("pto-v0", "ieee")
@@ -112,7 +117,10 @@ def ieee_unary(op: str, spec, bits: int) -> tuple[int, int]:
 
 
 SCALAR_CODES = {0: "TileDataType_FP64", 1: "TileDataType_FP32", 4: "TileDataType_FP16",
-                5: "TileDataType_BF16"}
+                5: "TileDataType_BF16", 2: "TileDataType_TF32", 3: "TileDataType_HF32", 7: "TileDataType_E4M3",
+                8: "TileDataType_E5M2"}
+# the formats without a NumPy arithmetic of their own: computed by ieee_exact on their exact values
+EXACT_TYPES = ("TileDataType_TF32", "TileDataType_HF32", "TileDataType_E4M3", "TileDataType_E5M2")
 BINARY_OPS = {"FloatingBinary_ADD": "+", "FloatingBinary_SUB": "-", "FloatingBinary_MUL": "*",
               "FloatingBinary_DIV": "/"}
 
@@ -233,6 +241,14 @@ def ieee_floating_modulo(data_type: str, left: int, right: int) -> tuple[int, in
     return _bits_of(value, data_type), flags
 
 
+def _exact(data_type: str):
+    return EXACT_FORMATS[data_type] if data_type in EXACT_TYPES else None
+
+
+def _masked(value: BV, data_type: str) -> int:
+    return value.val & ((1 << EXACT_FORMATS[data_type].width) - 1)
+
+
 def bind_profile(program, profile: str) -> None:
     """Install ``profile``'s native hooks into ``program`` (pto-v0 installs none)."""
     if profile not in PROFILES:
@@ -245,6 +261,9 @@ def bind_profile(program, profile: str) -> None:
         asl_version = program.compile_python(fn)
 
         def hook(op, data_type, value, _asl=asl_version):
+            if op in UNARY and _exact(data_type):
+                bits, flags = ieee_exact.unary(op, _exact(data_type), _masked(value, data_type))
+                return BV(bits, value.width), BV(flags, 5)
             spec = FLOAT_TYPES.get(data_type)
             if op not in UNARY or spec is None:
                 return _asl(op, data_type, value)
@@ -259,9 +278,14 @@ def bind_profile(program, profile: str) -> None:
         asl_version = program.compile_python(fn)
 
         def scalar_hook(op, rounding, source_type, left, right, _asl=asl_version):
-            spec = FLOAT_TYPES.get(SCALAR_CODES.get(source_type.val, ""))
-            if op not in BINARY_OPS or spec is None or rounding != "NumericRound_RNE":
+            data_type = SCALAR_CODES.get(source_type.val, "")
+            if op not in BINARY_OPS or rounding != "NumericRound_RNE" or data_type not in EXACT_FORMATS:
                 return _asl(op, rounding, source_type, left, right)
+            if _exact(data_type):
+                bits, flags = ieee_exact.binary(BINARY_OPS[op], _exact(data_type), _masked(left, data_type),
+                                                _masked(right, data_type))
+                return BV(bits, left.width), BV(flags, 5)
+            spec = FLOAT_TYPES[data_type]
             mask = (1 << spec[2]) - 1
             bits, flags = ieee_binary(BINARY_OPS[op], spec, left.val & mask, right.val & mask)
             return BV(bits, left.width), BV(flags, 5)
@@ -273,6 +297,10 @@ def bind_profile(program, profile: str) -> None:
         asl_version = program.compile_python(fn)
 
         def fma_hook(data_type, addend, left, right, _asl=asl_version):
+            if _exact(data_type):
+                bits, flags = ieee_exact.fused_multiply_add(
+                    _exact(data_type), *(_masked(v, data_type) for v in (addend, left, right)))
+                return BV(bits, left.width), BV(flags, 5)
             spec = FLOAT_TYPES.get(data_type)
             if spec is None:
                 return _asl(data_type, addend, left, right)
@@ -284,13 +312,14 @@ def bind_profile(program, profile: str) -> None:
     modulo: dict[tuple, tuple[int, int]] = {}  # one computation for the value hook and the flags hook
 
     def _modulo(data_type, left, right):
-        spec = FLOAT_TYPES[data_type]
-        mask = (1 << spec[2]) - 1
-        key = (data_type, left.val & mask, right.val & mask)
+        key = (data_type, _masked(left, data_type), _masked(right, data_type))
         if key not in modulo:
             if len(modulo) > 4096:
                 modulo.clear()
-            modulo[key] = ieee_floating_modulo(*key)
+            if _exact(data_type):
+                modulo[key] = ieee_exact.floating_modulo(_exact(data_type), key[1], key[2])
+            else:
+                modulo[key] = ieee_floating_modulo(*key)
         return modulo[key]
     for name, arity, pick in (("TileProfileFloatingModulo", 3, 0), ("TileProfileFloatingModuloFlags", 3, 1)):
         for fn in program.functions.get(name, ()):
@@ -299,9 +328,22 @@ def bind_profile(program, profile: str) -> None:
             asl_version = program.compile_python(fn)
 
             def rem_hook(data_type, left, right, _asl=asl_version, _pick=pick):
-                if data_type not in FLOAT_TYPES:
+                if data_type not in EXACT_FORMATS:
                     return _asl(data_type, left, right)
                 result = _modulo(data_type, left, right)[_pick]
                 return BV(result, left.width) if _pick == 0 else BV(result, 5)
 
             program.ns[fn.pyname] = rem_hook
+    for fn in program.functions.get("TileProfileConvert", ()):
+        if fn.arity != 4:
+            continue
+        asl_version = program.compile_python(fn)
+
+        def convert_hook(value, source_type, destination_type, control, _asl=asl_version):
+            if not ieee_convert.handles(source_type, destination_type):
+                return _asl(value, source_type, destination_type, control)
+            word, flags = ieee_convert.convert(value.val, source_type, destination_type,
+                                               control["rounding_mode"], bool(control["saturating"]))
+            return BV(word, value.width), BV(flags, 5)
+
+        program.ns[fn.pyname] = convert_hook

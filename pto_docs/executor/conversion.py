@@ -22,8 +22,11 @@ reference implementation of ``TileProfileConvert`` only defines E8M0
 destinations, which are not modelled, and the draft ADR 0090 leaves
 conversion range results open).  The model uses the same named IEEE hardware
 profile as the rest of the executor; see :data:`TCVT_PROFILE_NOTES` for every
-choice.  All arithmetic is exact integer arithmetic on (sign, significand,
-exponent) triples held in NumPy arrays.
+choice.  The ASL interpreter's ``ieee`` numeric profile binds
+``TileProfileConvert`` to the same choices (pto_docs/asl/ieee_convert.py), and
+tests/executor/test_agrees_with_asl.py compares the two.  All arithmetic is
+exact integer arithmetic on (sign, significand, exponent) triples held in
+NumPy arrays.
 """
 
 from __future__ import annotations

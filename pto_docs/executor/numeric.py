@@ -72,7 +72,8 @@ def _two_prod_err(a, b, p):
 def _exact_fraction_inexact(x, y, v, op):
     """Per-element exact check for FP64 results outside the EFT-safe range."""
     out = np.zeros(v.shape, bool)
-    for idx in zip(*np.nonzero(np.isfinite(v))):
+    # a result from an infinite operand is exact (finite / inf = 0): only finite operands are checked
+    for idx in zip(*np.nonzero(np.isfinite(v) & np.isfinite(x) & np.isfinite(y))):
         xi, yi, vi = float(x[idx]), float(y[idx]), float(v[idx])
         if op == "mul":
             exact = Fraction(xi) * Fraction(yi)
@@ -143,8 +144,13 @@ def float_binary(op: str, a, b, dt: DataType):
     bits, nx, of, uf = round_to_format(v, dt, inexact_in=inexact, overflow_in=overflow)
     nan_in = ca["nan"] | cb["nan"]
     invalid = np.isnan(v) & ~nan_in
-    nv = ca["snan"] | cb["snan"] | invalid
-    return bits, _flags(v.shape, NV=nv, DZ=dz, OF=of, UF=uf, NX=nx)
+    # an operand that is not a valid encoding (TF32/HF32 with nonzero low bits; legal for these operations in
+    # the ASL) is an invalid operation, as the spec's reference E8M0 profile treats NumericValue_InvalidEncoding
+    bad = ~(dtypes.encoding_valid(a, dt) & dtypes.encoding_valid(b, dt))
+    bits = np.where(bad, U64(dt.canonical_nan), bits)
+    nv = ca["snan"] | cb["snan"] | invalid | bad
+    ok = ~bad
+    return bits, _flags(v.shape, NV=nv, DZ=dz & ok, OF=of & ok, UF=uf & ok, NX=nx & ok)
 
 
 def float_minmax(maximum: bool, a, b, dt: DataType):

@@ -61,7 +61,10 @@ def prepare(spec: OpSpec, tf: TileFile, bundle: Bundle, dst: int, srcs: list[int
         same_shape(t, first, "sources")
     for t in data:
         require_defined(t)
-    if first.dt.is_float and spec.kind != "select":
+    # TileOperandsLegal_ExecuteTileBinary checks floating encodings only for MAX/MIN: TADD, TSUB, TMUL,
+    # TDIV and TREM accept a TF32/HF32 source with nonzero low bits (numeric.float_binary: an invalid operand)
+    arithmetic = spec.kind == "binary" and spec.op in ("ADD", "SUB", "MUL", "DIV", "REM")
+    if first.dt.is_float and spec.kind != "select" and not arithmetic:
         for t in data:
             require_encodings(t)
     if mask is not None:

@@ -16,12 +16,15 @@ from pto_docs.executor.registry import OPS
 
 pytestmark = pytest.mark.realtree
 
-# Float types whose arithmetic the ieee profile binds to real IEEE 754 (pto_docs/asl/profiles.py);
-# the other float encodings fall through to the spec's placeholder implementations.
-IEEE_FLOATS = ("FP64", "FP32", "FP16", "BF16")
+# Float types whose arithmetic the ieee profile binds to real IEEE 754 (pto_docs/asl/profiles.py): all
+# eight floating formats the NumPy executor models.
+IEEE_FLOATS = ("FP64", "FP32", "TF32", "HF32", "FP16", "BF16", "E4M3", "E5M2")
 INTEGERS = ("S64", "S32", "S16", "S8", "U64", "U32", "U16", "U8")
-BITS = {"FP64": 64, "S64": 64, "U64": 64, "FP32": 32, "S32": 32, "U32": 32,
-        "FP16": 16, "BF16": 16, "S16": 16, "U16": 16, "S8": 8, "U8": 8}
+BITS = {"FP64": 64, "S64": 64, "U64": 64, "FP32": 32, "TF32": 32, "HF32": 32, "S32": 32, "U32": 32,
+        "FP16": 16, "BF16": 16, "S16": 16, "U16": 16, "E4M3": 8, "E5M2": 8, "S8": 8, "U8": 8}
+# (exponent bits, fraction bits, required low zero bits) of each floating layout (asl/arch/data-types/formats)
+LAYOUT = {"FP64": (11, 52, 0), "FP32": (8, 23, 0), "TF32": (8, 10, 13), "HF32": (8, 11, 12), "FP16": (5, 10, 0),
+          "BF16": (8, 7, 0), "E4M3": (4, 3, 0), "E5M2": (5, 2, 0)}
 CAPACITY = 128
 
 
@@ -62,12 +65,20 @@ def _tile(dt, columns, vr, vc, elements=None, kind=None):
 def _elements(draw, dt, vr, vc, predicate=False, undefined_ok=True):
     width = 1 if predicate else BITS[dt]
     special = [0, 1, (1 << width) - 1, 1 << (width - 1), (1 << (width - 1)) - 1]
+    low = 0
     if dt in IEEE_FLOATS and not predicate:
-        exp = {64: 11, 32: 8, 16: 5 if dt == "FP16" else 8}[width]
-        frac = width - 1 - exp
-        special += [((1 << exp) - 1) << frac, (((1 << exp) - 1) << frac) | 1,
-                    (((1 << exp) - 2) << frac) | ((1 << frac) - 1), ((1 << (exp - 1)) - 1) << frac]
-    value = st.one_of(st.integers(0, (1 << width) - 1), st.sampled_from(special))
+        exp, frac, low = LAYOUT[dt]
+        frac += low
+        one = 1 << low
+        special += [((1 << exp) - 1) << frac, (((1 << exp) - 1) << frac) | one,
+                    (((1 << exp) - 2) << frac) | ((1 << frac) - one), ((1 << (exp - 1)) - 1) << frac,
+                    (((1 << exp) - 1) << frac) | ((1 << frac) - one), one, (1 << frac) - one]
+        special = [v & ((1 << width) - one) for v in special]
+    raw = st.integers(0, (1 << width) - 1)
+    if low:  # TF32/HF32: mostly valid encodings (low bits zero), sometimes an invalid one
+        raw = st.one_of(raw.map(lambda v: v & ~((1 << low) - 1)), raw.map(lambda v: v & ~((1 << low) - 1)),
+                        raw.map(lambda v: v & ~((1 << low) - 1)), raw)
+    value = st.one_of(raw, st.sampled_from(special))
     rows = []
     hole = undefined_ok and draw(st.integers(0, 15)) == 0
     for r in range(vr):
@@ -118,6 +129,22 @@ def cases(draw, mnemonic):
         else:
             tiles[1] = _tile(dst_type, columns, 1, vc)
         sources, dst = [0], 1
+    elif kind == "convert":  # TCVT: a new destination of the bundle's DataType (or the source type)
+        dst_type = draw(st.sampled_from([None, *_types(mnemonic)]))
+        target = dst_type or dt
+        capacity = CAPACITY * max(1, BITS[dt] // BITS[target])  # both capacities legal
+        rows = capacity * 8 // (columns * BITS[dt])
+        vr = min(vr, rows)
+        tiles[0] = {**_tile(dt, columns, vr, vc, draw(_elements(dt, vr, vc))), "capacity_bytes": capacity,
+                    "rows": rows}
+        if dst_type:
+            bundle["data_type"] = dst_type
+        bundle["rounding"] = draw(st.sampled_from([None, 0, 1, 2, 3, 4, 5, 6, 7, "RNE", "RTZ", "RDN", "RUP",
+                                                   "RNA", "RTO", "RHB"]))
+        if bundle["rounding"] is None:
+            del bundle["rounding"]
+        bundle["saturate"] = draw(st.booleans())
+        sources, dst = [0], 1
     else:  # expand
         bshape = (1, vc) if spec.axis == "column" else (vr, 1)
         bcols = columns if spec.axis == "column" else 1
@@ -138,17 +165,19 @@ def cases(draw, mnemonic):
 
 
 def _is_nan(bits, dt):
-    width = BITS[dt]
-    exp = {64: 11, 32: 8, 16: 5 if dt == "FP16" else 8}[width]
-    frac = width - 1 - exp
-    return bits >> frac & ((1 << exp) - 1) == (1 << exp) - 1 and bits & ((1 << frac) - 1) != 0
+    exp, frac, low = LAYOUT[dt]
+    top = bits >> (frac + low) & ((1 << exp) - 1) == (1 << exp) - 1
+    fraction = bits >> low & ((1 << frac) - 1)
+    if dt == "E4M3":  # no infinity: S.1111.111 is the only NaN
+        return top and fraction == (1 << frac) - 1
+    return top and fraction != 0
 
 
 def _nan_neutral(view, dt):
     """NaN payloads are the numeric profile's choice (ScalarFPBinaryProfile: "a named numeric profile
     supplies the correctly rounded arithmetic result"); the ieee profile keeps the host's payload, the
     executor returns the canonical quiet NaN. Compare "a NaN" with "a NaN"."""
-    if dt not in IEEE_FLOATS:
+    if dt not in IEEE_FLOATS or view["destination"] is None:
         return view
     rows = [["NaN" if b is not None and _is_nan(b, dt) else b for b in row] for row in view["destination"]]
     return {**view, "destination": rows}
@@ -158,10 +187,16 @@ def _agree(bridge, case):
     from pto_docs.executor_asl import numpy_view
 
     dst = case["execute"]["destination"]
-    dt = case["tiles"][str(dst)].get("data_type")
+    if str(dst) in case["tiles"]:
+        dt = case["tiles"][str(dst)].get("data_type")
+    else:  # TCVT's new destination
+        dt = case.get("bundle", {}).get("data_type") or case["tiles"][str(case["execute"]["sources"][0])]["data_type"]
     want = _nan_neutral(bridge.run_here(case), dt)
     got = _nan_neutral(numpy_view(run_case(case), dst), dt)
     assert got == want, case
+
+
+EXAMPLES = {"TCVT": 300}  # 16 x 17 type pairs, 8 rounding selectors, Sat
 
 
 def _bridged():
@@ -171,7 +206,7 @@ def _bridged():
 
 @pytest.mark.parametrize("mnemonic", _bridged())
 def test_executor_agrees_with_asl(asl_bridge, mnemonic):
-    @settings(max_examples=25, deadline=None, database=None, derandomize=True,
+    @settings(max_examples=EXAMPLES.get(mnemonic, 25), deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(cases(mnemonic))
     def check(case):
@@ -196,3 +231,16 @@ def test_fault_and_flags_reach_the_comparison(asl_bridge):
     got = asl_bridge.run(negative)
     assert got["status_flags"]["NV"] and got["destination"][0][0] == 0x7FC00000
     run_in_big_stack(_agree, asl_bridge, negative)
+
+
+def test_invalid_tf32_encodings_agree(asl_bridge):
+    """TADD accepts a TF32 source with nonzero low bits in the ASL (TileOperandsLegal_ExecuteTileBinary checks
+    encodings only for MAX/MIN): both sides compute, and give the canonical NaN for that element."""
+    from pto_docs.asl.runner import run_in_big_stack
+
+    case = {"tiles": {"0": _tile("TF32", 2, 1, 2, [["0x3f800001", "0x40000000"]]),
+                      "1": _tile("TF32", 2, 1, 2, [["0x3f800000", "0x3f800000"]]), "2": _tile("TF32", 2, 1, 2)},
+            "execute": {"instruction": "TADD", "destination": 2, "sources": [0, 1]}}
+    got = asl_bridge.run(case)
+    assert got["status"] == "ok" and got["destination"][0][:2] == [0x7FC00000, 0x40400000]
+    run_in_big_stack(_agree, asl_bridge, case)

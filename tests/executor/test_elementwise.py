@@ -403,3 +403,26 @@ def test_exp_underflow_far_below_bf16_raises_uf(raw):
     r = run("TEXP", {0: tile("BF16", [[raw]])}, [0], 1)
     assert valid(r, 1, "bits") == [["0x0000"]]
     assert r["status_flags"] == flags(UF=True, NX=True)
+
+
+# ------------------------------------------------- invalid TF32/HF32 encodings
+
+@pytest.mark.parametrize("instr", ["TADD", "TSUB", "TMUL", "TDIV", "TREM"])
+def test_arithmetic_on_an_invalid_tf32_encoding_is_an_invalid_operation(instr):
+    """TileOperandsLegal_ExecuteTileBinary checks encodings only for MAX/MIN: the arithmetic operations run, and
+    an operand with nonzero required-zero low bits gives the canonical NaN (element by element)."""
+    a = tile("TF32", [["0x3f800001", "0x40000000"]])  # 1.0 with a low bit set (invalid), 2.0
+    b = tile("TF32", [["0x3f800000", "0x3f800000"]])
+    r = run(instr, {0: a, 1: b}, [0, 1], 2)
+    assert r["status"] == "ok", r["message"]
+    got = valid(r, 2, "bits")[0]
+    assert got[0] == "0x7fc00000"
+    assert got[1] != "0x7fc00000"  # 2 op 1 is an ordinary value
+    assert r["status_flags"] == NO_FLAGS  # ExecuteTileBinary publishes no flags (see the README)
+
+
+def test_max_on_an_invalid_tf32_encoding_faults():
+    a = tile("HF32", [["0x3f800001"]])
+    b = tile("HF32", [["0x3f800000"]])
+    r = run("TMAX", {0: a, 1: b}, [0, 1], 2)
+    assert (r["status"], r["fault"]) == ("fault", "Fault_TileLegality")
