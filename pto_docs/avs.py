@@ -6,6 +6,7 @@ still describes the tree from one that no longer does."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .asl.harness import TestPoint as AslTestPoint
@@ -38,9 +39,15 @@ def needs_decoders(catalog: Catalog) -> bool:
     return any(DECODER_NODE in u.depends_on for u in catalog.units.values())
 
 
-def avs_inputs(catalog: Catalog, pattern: str | None = None) -> AvsInputs:
+def avs_inputs(catalog: Catalog, pattern: str | None = None, kinds: Iterable[str] | None = None) -> AvsInputs:
+    """The model's units and the test points to run: those matching ``pattern`` (``-k``), of ``kinds``
+    (``--kind``) when given."""
     units = model_units(catalog)
-    points = [AslTestPoint(t.id, t.path, t.kind, t.file.text) for t in sorted(catalog.tests.values(), key=lambda t: t.path)]
+    chosen = sorted(catalog.tests.values(), key=lambda t: t.path)
+    if kinds is not None:
+        wanted = set(kinds)
+        chosen = [t for t in chosen if t.kind in wanted]
+    points = [AslTestPoint(t.id, t.path, t.kind, t.file.text) for t in chosen]
     if pattern is not None:
         points = [p for p in points if _selected(p, pattern)]
     return AvsInputs(units, points, {t.id: t.file.sha256 for t in catalog.tests.values()})

@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", dest="junit_out", metavar="OUT", help="write JUnit XML to OUT")
     parser.add_argument("-k", dest="pattern", metavar="PATTERN",
                         help="only test points whose id or path contains PATTERN (or matches it as a glob)")
+    parser.add_argument("--kind", action="append", dest="kinds", metavar="KIND",
+                        help="only test points of this kind (repeatable); worked examples come from "
+                             "--kind execution --kind fault, about half of the points")
     parser.add_argument("--jobs", type=int, default=None, metavar="N", help="worker processes (default: all cores)")
     parser.add_argument("--cache-dir", default=None, metavar="DIR",
                         help="parsed-model cache (default: $XDG_CACHE_HOME/pto-docs/asl, never inside the spec tree)")
@@ -64,7 +67,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     generated = decoders_for(result.catalog, args.decoders, err)
     if generated is False:
         return 2
-    inputs = avs_inputs(result.catalog, args.pattern)
+    kinds = sorted({t.kind for t in result.catalog.tests.values()})
+    unknown = sorted(set(args.kinds or ()) - set(kinds))
+    if unknown:
+        err.write(f"pto-docs avs: error[USAGE]: no test point of kind {', '.join(unknown)}; "
+                  f"the tree's kinds are {', '.join(kinds) or 'none'}\n")
+        return 2
+    inputs = avs_inputs(result.catalog, args.pattern, args.kinds)
     started = time.monotonic()
     progress = _progress(err, started) if not args.quiet and err.isatty() else None
     doc = run_avs_on_catalog(inputs, generated, jobs=args.jobs, cache_dir=cache, progress=progress,

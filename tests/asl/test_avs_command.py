@@ -93,3 +93,22 @@ def test_outputs_and_the_cache_never_go_into_the_spec_tree(tree, tmp_path):
         code, _out, err = run("avs", str(tree), *argv)
         assert code == 2 and "error[OUTPUT-REFUSED]" in err
     assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()} == before
+
+
+def test_kind_runs_only_the_points_of_those_kinds(tree, tmp_path):
+    catalog = load_catalog(tree).catalog
+    kinds = sorted({t.kind for t in catalog.tests.values()})
+    assert len(kinds) >= 2
+    chosen = kinds[:2]
+    out_json = tmp_path / "avs.json"
+    code, out, err = run("avs", str(tree), "--kind", chosen[0], "--kind", chosen[1], "--jobs", "1", "-q",
+                         "--cache-dir", str(tmp_path / "c"), "--json", str(out_json))
+    doc = json.loads(out_json.read_text("utf-8"))
+    assert code == 0, out + err
+    assert sorted(t["id"] for t in doc["tests"]) == sorted(t.id for t in catalog.tests.values() if t.kind in chosen)
+    assert {t["kind"] for t in doc["tests"]} == set(chosen)
+
+    code, out, err = run("avs", str(tree), "--kind", "no-such-kind", "-q", "--cache-dir", str(tmp_path / "c"))
+    assert code == 2 and out == ""
+    assert err.strip().count("\n") == 0 and "error[USAGE]: no test point of kind no-such-kind" in err
+    assert all(k in err for k in kinds)
