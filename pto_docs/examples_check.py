@@ -51,8 +51,9 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
         diags.extend(assembly_diagnostics(catalog))
     else:  # keyed by every unit's record line: all the assembler and the lines it checks read (a save elsewhere reuses it)
         diags.extend(memo.get(("example-asm", _records_key(catalog)), lambda: tuple(assembly_diagnostics(catalog))))
+    from . import model_checks
     from .flags_check import flags_prose_diagnostics
-    diags.extend(flags_prose_diagnostics(catalog))
+    diags.extend(flags_prose_diagnostics(catalog, model_checks.flags(catalog, memo)))
     from .semantics_check import semantics_prose_diagnostics  # runs the model once per model sha (its cache)
     diags.extend(semantics_prose_diagnostics(catalog))
     return diags

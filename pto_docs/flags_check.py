@@ -79,8 +79,10 @@ def flags_findings(catalog: Catalog) -> list[FlagsFinding]:
     return out
 
 
-def flags_prose_diagnostics(catalog: Catalog) -> list[Diagnostic]:
-    return [warning(f.path, f.line, 1, "FLAGS-PROSE", f.message) for f in flags_findings(catalog)]
+def flags_prose_diagnostics(catalog: Catalog, findings=None) -> list[Diagnostic]:
+    """``findings``: flags_findings(catalog), when the caller has them already."""
+    found = findings if findings is not None else flags_findings(catalog)
+    return [warning(f.path, f.line, 1, "FLAGS-PROSE", f.message) for f in found]
 
 
 def executes_through(unit_text: str, stem: str, function: str) -> bool:

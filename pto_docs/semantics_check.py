@@ -349,12 +349,17 @@ class SemanticsFinding:
                 f"{prose} states {self.rule}, index {w.prose}")
 
 
-def _definitions(catalog: Catalog) -> dict[str, tuple[str, int]]:
+def _definitions(catalog: Catalog, wanted: set[str]) -> dict[str, tuple[str, int]]:
+    """path:line of the first ``func`` of each ``wanted`` name; only the units that declare one are read
+    (their names are remembered by sha256, see model_key)."""
     out: dict[str, tuple[str, int]] = {}
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
         text = unit.file.text
+        if not _names(unit.path, unit.file.sha256, text).declared & wanted:
+            continue
         for match in FUNCTION.finditer(text):
-            out.setdefault(match.group(1), (unit.path, text.count("\n", 0, match.start()) + 1))
+            if match.group(1) in wanted:
+                out.setdefault(match.group(1), (unit.path, text.count("\n", 0, match.start()) + 1))
     return out
 
 
@@ -372,7 +377,8 @@ def semantics_findings(catalog: Catalog, cache_dir: Path | str | None = "default
                 Witness(str(v["data_type"]), tuple(v["values"]), int(v["asl"]), int(v["prose"])))
     if not disagreeing:
         return ()
-    where = _definitions(catalog)
+    where = _definitions(catalog, {f"InstructionContractExecute_{m}" for m in disagreeing} |
+                         {targets[m].handler for m in disagreeing})
     out = []
     for mnemonic, witnesses in disagreeing.items():
         t = targets[mnemonic]

@@ -108,7 +108,7 @@ run``), when given instead of ``avs``, makes the AVS results of an error-free tr
     if avs is None and avs_run is not None and not errors:
         avs = avs_run(result.catalog)
     renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog, memo),
-                                                 templates_dir, previous=previous, avs=avs)
+                                                 templates_dir, previous=previous, avs=avs, memo=memo)
     memo.finish()
     state = BuildState(result, renderer, diags, memo, lender=None if renderer is not None else previous)
     states.put(key, stamp, state)

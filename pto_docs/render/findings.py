@@ -41,11 +41,19 @@ def _spec_text(unit: Unit, pointer: str) -> Prose:
     return Prose(unit.id, "", "")
 
 
-def findings_of(unit: Unit, catalog: Catalog | None = None) -> tuple[Finding, ...]:
+def findings_of(unit: Unit, catalog: Catalog | None = None, assembly: dict | None = None) -> tuple[Finding, ...]:
     """The findings of one instruction: the reference executor's (tile instructions it models) and, given the
-    catalog, the assembler's (EXAMPLE-ASM, every instruction)."""
-    out = list(_assembly_findings(unit, catalog)) if catalog is not None and unit.is_instruction else []
+    catalog, the assembler's (EXAMPLE-ASM, every instruction; ``assembly``: model_checks.assembly, when the
+    caller has them already)."""
+    if assembly is not None:
+        out = list(assembly.get(unit.id, ())) if unit.is_instruction else []
+    else:
+        out = list(_assembly_findings(unit, catalog)) if catalog is not None and unit.is_instruction else []
     return tuple(out) + _model_findings(unit)
+
+
+def assembly_findings_by_unit(catalog: Catalog) -> dict[str, tuple[Finding, ...]]:
+    return {u.id: found for u in catalog.instructions if (found := _assembly_findings(u, catalog))}
 
 
 _ASSEMBLERS: dict[int, tuple[Catalog, object, frozenset]] = {}
@@ -97,8 +105,9 @@ def _order(listed: set[str], accepted: tuple[str, ...]) -> list[str]:
     return [t for t in accepted if t in listed] + sorted(listed - set(accepted))
 
 
-def catalog_findings(catalog: Catalog) -> tuple[Finding, ...]:
-    return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)) for f in findings_of(u, catalog))
+def catalog_findings(catalog: Catalog, assembly: dict | None = None) -> tuple[Finding, ...]:
+    return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id))
+                 for f in findings_of(u, catalog, assembly))
 
 
 @dataclass(frozen=True)

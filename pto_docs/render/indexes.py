@@ -97,7 +97,7 @@ def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts
     from .pages import PageParts
     cache = r.__dict__.setdefault("_findings", {})
     if "all" not in cache:
-        cache["all"] = catalog_findings(r.catalog)
+        cache["all"] = catalog_findings(r.catalog, r.data.assembly)
     src = routes.TRACEABILITY
     findings = [(f, routes.relative(src, routes.unit_src(r.catalog.units[f.unit_id]), "model-findings"))
                 for f in cache["all"]]

@@ -218,7 +218,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         trace_json=costly.trace_json,
         documentation=documentation,
         documentation_sha256=data.tree.sha256(documentation) if documentation else None,
-        findings=findings_of(unit, data.catalog),
+        findings=findings_of(unit, data.catalog, data.assembly),
         flags_via=flags_notices(data.catalog, data.flags, unit, src, via=True),
         semantics=semantics_notices(data.catalog, data.semantics, unit, src),
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),

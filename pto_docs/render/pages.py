@@ -173,9 +173,9 @@ class SiteRenderer:
     the language; an ADR page's and an index page's inputs are the same without a unit file."""
 
     def __init__(self, catalog: Catalog, tree: SpecTree, examples: tuple = (), templates_dir: str | None = None,
-                 previous: SiteRenderer | None = None, avs: Mapping | None = None):
+                 previous: SiteRenderer | None = None, avs: Mapping | None = None, memo=None):
         self.catalog = catalog
-        self.data = SiteData.build(catalog, tree, examples, avs)
+        self.data = SiteData.build(catalog, tree, examples, avs, memo)
         self._avs_key = canonical_sha256(avs) if avs is not None else ""
         self.env = environment(templates_dir)
         self._models: dict[str, Any] = {}

@@ -42,19 +42,22 @@ class SiteData:
     avs_examples: Mapping[str, Any] = field(default_factory=dict)  # unit id -> avs_examples.AvsExample list
     flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
     semantics: tuple = ()  # semantics_check.SemanticsFinding (SEMANTICS-PROSE), shown on the instruction's page
+    assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM findings.Finding tuple
 
     @classmethod
-    def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None) -> SiteData:
+    def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,
+              memo=None) -> SiteData:
+        """``memo`` (load_memo.LoadMemo) remembers the model checks across loads (model_checks.py)."""
         data = cls(catalog, tree)
         if avs is not None:
             from ..trace.avs_status import avs_statuses
             data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
             from ..avs_examples import examples_by_unit
             data.avs_examples = examples_by_unit(catalog, avs, data.avs)
-        from ..flags_check import flags_findings
-        data.flags = tuple(flags_findings(catalog))
-        from ..semantics_check import semantics_findings
-        data.semantics = semantics_findings(catalog)  # the verdicts validation already ran (cached by model)
+        from .. import model_checks
+        data.flags = model_checks.flags(catalog, memo)
+        data.semantics = model_checks.semantics(catalog, memo)  # the verdicts validation already ran (cached by model)
+        data.assembly = model_checks.assembly(catalog, memo)
         trace = catalog.json(TRACEABILITY)
         if isinstance(trace, Mapping):
             for row in trace.get("units", ()):
