@@ -140,7 +140,7 @@ def field_case(fields: list[dict], subject: str, body: Callable[[dict], str], de
     """An inner ``case`` over an operand-field enumeration (one ``when`` per field of the form)."""
     if not fields:
         return default
-    lines = [f"case field of"]
+    lines = ["case field of"]
     for field in fields:
         lines.append(f"    when {subject}{ident(field['name'])} =>")
         lines.extend("        " + line for line in body(field).split("\n"))

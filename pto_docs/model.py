@@ -7,7 +7,6 @@ Every record keeps the file and line it came from. Parsed JSON is deep-frozen
 from __future__ import annotations
 
 import re
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType

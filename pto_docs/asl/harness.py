@@ -12,8 +12,8 @@ import json
 import os
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslUnreachable

@@ -5,8 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import AslError
-from .values import format_value
-from .values import BV
+from .values import BV, format_value
 
 
 def _bad(op, a, b):

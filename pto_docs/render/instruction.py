@@ -14,10 +14,10 @@ from ..model import NdfClause, Unit
 from ..translate_keys import CONTRACT_PROSE
 from . import routes
 from .assembly import AssemblyView, assembly_view
+from .avs_examples_view import avs_example_views
 from .encoding_view import EncodingView, encoding_view
 from .env import Prose
 from .evidence import EvidenceView, evidence_view
-from .avs_examples_view import avs_example_views
 from .examples_view import ExampleView, example_views
 from .fragments import highlighted, json_block, plain_asl
 from .sitedata import SiteData

@@ -84,6 +84,7 @@ def han_runs(text: str) -> list[str]:
 def label_runs() -> set[str]:
     """Every Han run of pto-docs' zh-CN labels."""
     import yaml
+
     from ... import i18n
     path = Path(i18n.__file__).with_name("zh-CN.yaml")
     found: set[str] = set()
