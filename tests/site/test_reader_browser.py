@@ -153,8 +153,15 @@ def test_quick_matches_answer_while_the_full_text_index_is_still_loading(page, r
     """While Material's index has not arrived (its request is held here), pto-search.js answers from titles and
     summaries: TSQRT is among the quick matches; once Material shows its own results the quick matches go."""
     base = request.getfixturevalue(url_fixture)
-    held = []
-    page.route("**/search/search_index.json", lambda route: held.append(route))
+    held, released = [], []
+
+    def hold(route):  # until released, then every request of the index goes through (no unroute: it can hang)
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/search/search_index.json", hold)
     page.goto(base + lang)
     page.keyboard.press("s")
     box = page.locator("input.md-search__input")
@@ -165,9 +172,9 @@ def test_quick_matches_answer_while_the_full_text_index_is_still_loading(page, r
     titles = page.eval_on_selector_all(".pto-quick__item h1", "els => els.map(e => e.textContent)")
     assert "TSQRT" in titles[:3], titles
     assert page.locator(".pto-quick__meta").inner_text().strip()
+    released.append(True)
     for route in held:
         route.continue_()
-    page.unroute("**/search/search_index.json")
     page.wait_for_function(
         "document.querySelectorAll('.md-search-result__list:not(.pto-exact__list) > .md-search-result__item').length > 0",
         timeout=60000)
