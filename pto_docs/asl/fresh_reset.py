@@ -55,17 +55,23 @@ def remember_fresh_reset(program) -> bool:
     whole: list[tuple[int, object]] = []
     paths: list[tuple[tuple, object]] = []
     for j, js in written.items():
-        if identical(G[j], fresh[j]):
-            continue  # rewritten with the values it had: nothing to put in place
-        if len(js) >= copy_cost(G[j], len(js) + 1) or any(len(path) == 1 for path in js):
-            whole.append((j, copy_value(G[j])))
+        if any(len(path) == 1 for path in js):  # assigned whole (small globals in practice): compare whole
+            if not identical(G[j], fresh[j]):
+                whole.append((j, copy_value(G[j])))
             continue
+        changed = []  # compared path by path: _SharedTiles alone holds millions of values it does not write
         for path in sorted(js, key=len):
             value, before = G[j], fresh[j]
             for key in path[1:]:
                 value, before = value[key], before[key]
             if not identical(value, before):
-                paths.append((path, copy_value(value)))
+                changed.append((path, value))
+        if not changed:
+            continue  # rewritten with the values it had: nothing to put in place
+        if len(changed) >= copy_cost(G[j], len(changed) + 1):
+            whole.append((j, copy_value(G[j])))
+        else:
+            paths.extend((path, copy_value(value)) for path, value in changed)
     program.reset()
     baseline = program.initial
     asl = program.ns[pyname]
