@@ -50,7 +50,7 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
     if isinstance(memo, NoMemo):
         diags.extend(assembly_diagnostics(catalog))
     else:  # keyed by every unit's record line: all the assembler and the lines it checks read (a save elsewhere reuses it)
-        diags.extend(memo.get(("example-asm", _records_key(catalog)), lambda: tuple(assembly_diagnostics(catalog))))
+        diags.extend(memo.get(("example-asm", records_key(catalog)), lambda: tuple(assembly_diagnostics(catalog))))
     from . import model_checks
     from .flags_check import flags_prose_diagnostics
     diags.extend(flags_prose_diagnostics(catalog, model_checks.flags(catalog, memo)))
@@ -59,7 +59,7 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
     return diags
 
 
-def _records_key(catalog: Catalog) -> str:
+def records_key(catalog: Catalog) -> str:
     """sha256 over every unit's id, place and record line (the ``// PTO-...:`` JSON its record was read from)."""
     import hashlib
     digest = hashlib.sha256()

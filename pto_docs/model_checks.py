@@ -29,17 +29,14 @@ def flags(catalog: Catalog, memo=None) -> tuple:
     return _memo(memo).get(("flags-findings", units_key(catalog)), lambda: tuple(flags_findings(catalog)))
 
 
-def semantics(catalog: Catalog, memo=None) -> tuple:
+def semantics(catalog: Catalog) -> tuple:
+    """Remembered by semantics_check itself (its verdict key), not by the load memo."""
     from .semantics_check import semantics_findings
     return semantics_findings(catalog)
 
 
-def records_key(catalog: Catalog) -> str:
-    from .examples_check import _records_key
-    return _records_key(catalog)
-
-
 def assembly(catalog: Catalog, memo=None) -> dict:
     """unit id -> the EXAMPLE-ASM findings of that instruction (render.findings.Finding tuple)."""
+    from .examples_check import records_key
     from .render.findings import assembly_findings_by_unit
     return _memo(memo).get(("assembly-findings", records_key(catalog)), lambda: assembly_findings_by_unit(catalog))

@@ -160,6 +160,7 @@ _LAST_KEY: dict[str, tuple] = {}  # the last model_key's inputs and result: owne
 
 DECODERS = "@decoder@"
 _NAMES: dict[tuple[str, str | None], Names] = {}  # (unit path, sha256) -> its names: owned by model_key
+_DECODERS: dict[str, tuple[str, Names]] = {}  # decoder inputs -> (sha256, names) of the generated decoders
 
 
 def _names(path: str, sha: str | None, text: str) -> Names:
@@ -179,16 +180,16 @@ def _decoder_sha_and_names(catalog: Catalog) -> tuple[str, Names] | None:
     same (the decoders are made from nothing else)."""
     from .avs import generated_decoders
     from .avs_decoders import DecodersUnavailable
-    from .examples_check import _records_key
-    inputs = _records_key(catalog) + "".join(f"{p}\0{f.file.sha256}" for p, f in sorted(catalog.json_files.items()))
-    key = (DECODERS, inputs)
-    if key not in _NAMES:
+    from .examples_check import records_key
+    inputs = records_key(catalog) + "".join(f"{p}\0{f.file.sha256}" for p, f in sorted(catalog.json_files.items()))
+    if inputs not in _DECODERS:
+        _DECODERS.clear()  # one tree's decoders at a time
         try:
             text = generated_decoders(catalog)
         except DecodersUnavailable:
             return None
-        _NAMES[key] = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), names(text))
-    return _NAMES[key]
+        _DECODERS[inputs] = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), names(text))
+    return _DECODERS[inputs]
 
 
 @functools.cache

@@ -56,7 +56,7 @@ class SiteData:
             data.avs_examples = examples_by_unit(catalog, avs, data.avs)
         from .. import model_checks
         data.flags = model_checks.flags(catalog, memo)
-        data.semantics = model_checks.semantics(catalog, memo)  # the verdicts validation already ran (cached by model)
+        data.semantics = model_checks.semantics(catalog)  # the verdicts validation already ran (cached by model)
         data.assembly = model_checks.assembly(catalog, memo)
         trace = catalog.json(TRACEABILITY)
         if isinstance(trace, Mapping):
