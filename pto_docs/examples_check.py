@@ -29,9 +29,10 @@ def prose_data_types(sentence: str) -> set[str] | None:
     return {t for t in TYPE_TOKEN.findall(match.group(1)) if t != "or"}
 
 
-def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
+def consistency_diagnostics(catalog: Catalog, memo=None, semantics=None) -> list[Diagnostic]:
     """``memo`` (a load_memo.LoadMemo) answers the checks of unchanged unit and example files: each check reads
-    one file's records and the executor only."""
+    one file's records and the executor only. ``semantics``, when given, is called last for the tree's
+    SEMANTICS-PROSE findings (made elsewhere meanwhile: render/load_helper.py) instead of running the model here."""
     try:
         from .executor import accepted_data_types, check_bundle, supported_instructions
     except ImportError:
@@ -55,7 +56,7 @@ def consistency_diagnostics(catalog: Catalog, memo=None) -> list[Diagnostic]:
     from .flags_check import flags_prose_diagnostics
     diags.extend(flags_prose_diagnostics(catalog, model_checks.flags(catalog, memo)))
     from .semantics_check import semantics_prose_diagnostics  # runs the model once per model sha (its cache)
-    diags.extend(semantics_prose_diagnostics(catalog))
+    diags.extend(semantics_prose_diagnostics(catalog, findings=semantics() if semantics is not None else None))
     return diags
 
 

@@ -392,5 +392,9 @@ def semantics_findings(catalog: Catalog, cache_dir: Path | str | None = "default
     return tuple(sorted(out, key=lambda f: f.mnemonic))
 
 
-def semantics_prose_diagnostics(catalog: Catalog, cache_dir: Path | str | None = "default") -> list[Diagnostic]:
-    return [warning(f.path, f.line, 1, "SEMANTICS-PROSE", f.message) for f in semantics_findings(catalog, cache_dir)]
+def semantics_prose_diagnostics(catalog: Catalog, cache_dir: Path | str | None = "default",
+                                findings: tuple | None = None) -> list[Diagnostic]:
+    """The findings as warnings; ``findings`` (already made for this catalog) saves running the model."""
+    if findings is None:
+        findings = semantics_findings(catalog, cache_dir)
+    return [warning(f.path, f.line, 1, "SEMANTICS-PROSE", f.message) for f in findings]

@@ -76,14 +76,17 @@ def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
 
 
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
-                avs: dict | None = None, states: TreeStates | None = None, avs_run=None) -> BuildState:
+                avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
+                parallel: bool = False) -> BuildState:
     """Load (or reuse) the catalog of ``root``; the renderer is None when validation found errors.
 
     Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself (and
 the renderer keys its reused pages by the templates' content). After a change, the new renderer reuses the
 previous one's page models and pages whose inputs are unchanged (render/pages.py). ``states`` is the owner's
 memory of earlier loads (None: load afresh, keep nothing). ``avs_run(catalog)`` (plugin option ``avs_examples:
-run``), when given instead of ``avs``, makes the AVS results of an error-free tree."""
+run``), when given instead of ``avs``, makes the AVS results of an error-free tree. With ``parallel`` (a first
+build, not a serving reload) a forked process makes the results of the tree every language shares while this one
+checks the tree (load_helper.py)."""
     states = states if states is not None else TreeStates()
     path = Path(root).resolve()
     from ..frozen import canonical_sha256
@@ -99,16 +102,35 @@ run``), when given instead of ``avs``, makes the AVS results of an error-free tr
     memo = cached[1].memo if cached else LoadMemo()
     result = load_catalog(path, memo, previous=cached[1].result.tree if cached else None, preread=preread)
     diags = list(result.diagnostics)
+    helper = None
+    examples = None
+    if parallel and not any(d.is_error for d in diags):
+        from . import load_helper
+        helper = load_helper.start(result.catalog, result.tree)
+        # what the renderer needs besides the worker's results, made before waiting for them
+        from .. import model_checks
+        examples = _examples(result.catalog, memo)
+        model_checks.assembly(result.catalog, memo)
     try:
-        from ..examples_check import consistency_diagnostics
-        diags += consistency_diagnostics(result.catalog, memo)
-    except ImportError:
-        pass
-    errors = [d for d in diags if d.is_error]
-    if avs is None and avs_run is not None and not errors:
-        avs = avs_run(result.catalog)
-    renderer = None if errors else SiteRenderer(result.catalog, result.tree, _examples(result.catalog, memo),
-                                                 templates_dir, previous=previous, avs=avs, memo=memo)
+        try:
+            from ..examples_check import consistency_diagnostics
+            diags += consistency_diagnostics(result.catalog, memo,
+                                             semantics=(lambda: helper.shared().semantics) if helper else None)
+        except ImportError:
+            pass
+        errors = [d for d in diags if d.is_error]
+        if avs is None and avs_run is not None and not errors:
+            avs = avs_run(result.catalog)
+        if examples is None and not errors:
+            examples = _examples(result.catalog, memo)
+        renderer = None if errors else SiteRenderer(result.catalog, result.tree, examples, templates_dir,
+                                                     previous=previous, avs=avs, memo=memo,
+                                                     shared=helper.shared() if helper else None)
+        if renderer is not None and helper is not None:
+            renderer.prepare(made=helper.made())  # every page model, on both cores
+    finally:
+        if helper is not None:
+            helper.close()
     memo.finish()
     state = BuildState(result, renderer, diags, memo, lender=None if renderer is not None else previous)
     states.put(key, stamp, state)

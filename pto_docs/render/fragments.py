@@ -71,6 +71,24 @@ def use_highlight_cache(cache: HighlightCache | None) -> None:
     _CACHE = cache
 
 
+def highlighted_since(keys: frozenset[str] | None) -> dict[str, str]:
+    """The cache entries this process used beyond ``keys`` (those of :func:`highlight_keys` earlier): what a
+    forked helper hands back so the cache its parent saves is complete."""
+    if _CACHE is None or keys is None:
+        return {}
+    return {k: v for k, v in _CACHE.new.items() if k not in keys}
+
+
+def highlight_keys() -> frozenset[str] | None:
+    return frozenset(_CACHE.new) if _CACHE is not None else None
+
+
+def adopt_highlighted(entries: dict[str, str]) -> None:
+    """Entries a helper process used (:func:`highlighted_since`), kept by this process's cache."""
+    if _CACHE is not None:
+        _CACHE.new.update(entries)
+
+
 @lru_cache(maxsize=1)
 def _salt() -> str:
     import pygments

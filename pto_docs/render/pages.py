@@ -173,13 +173,23 @@ class SiteRenderer:
     the language; an ADR page's and an index page's inputs are the same without a unit file."""
 
     def __init__(self, catalog: Catalog, tree: SpecTree, examples: tuple = (), templates_dir: str | None = None,
-                 previous: SiteRenderer | None = None, avs: Mapping | None = None, memo=None):
+                 previous: SiteRenderer | None = None, avs: Mapping | None = None, memo=None, shared=None):
+        """``shared`` (load_helper.SharedParts): the tree's SEMANTICS-PROSE findings, traceability report and id
+        lookup, made while the tree was checked; without it they are made here when first needed."""
         self.catalog = catalog
-        self.data = SiteData.build(catalog, tree, examples, avs, memo)
+        self.data = SiteData.build(catalog, tree, examples, avs, memo,
+                                   semantics=shared.semantics if shared is not None else None)
+        if shared is not None and shared.trace_report is not None:
+            self._trace_report = shared.trace_report  # (render/indexes.py trace_markdown)
+        if shared is not None and shared.id_index is not None:
+            self._id_index = shared.id_index  # (files())
         self._avs_key = canonical_sha256(avs) if avs is not None else ""
         self.env = environment(templates_dir)
         self._models: dict[str, Any] = {}
         self._costly: dict[str, CostlyParts] = {}  # instruction units' costly model parts made by a helper process
+        # ADR body Markdown (links rewritten) -> its safe HTML: the same for every language showing the same text,
+        # so the English bodies are made once, by prepare()'s helper, before the languages fork
+        self._adr_bodies: dict[str, Markup] = {}
         self.translators: dict[str, Translator] = {}
         self.units = sorted(catalog.units.values(), key=lambda u: routes.unit_src(u))
         self.stats = {"models": 0, "pages": 0, "reused_models": 0, "reused_pages": 0, "reused_index_pages": 0}
@@ -432,19 +442,39 @@ class SiteRenderer:
                 logging.getLogger("mkdocs.plugins.pto-docs").info(problem.format())
         out = Collector()
         text = self._render("pages/adr.md.j2", src, locale, tr, out, a=adr, title=title, body=body,
-                            body_html=adr_html(safe_markdown(body_text)), front=front, links=links)
+                            body_html=self.adr_body_html(body_text), front=front, links=links)
         return out.parts(self._with_banner(text, locale, tr, out)), tuple(tr.seen)
 
-    def prepare(self, helper: bool = False) -> None:
+    def adr_body_html(self, body_text: str) -> Markup:
+        html = self._adr_bodies.get(body_text)
+        if html is None:
+            html = self._adr_bodies[body_text] = adr_html(safe_markdown(body_text))
+        return html
+
+    def prepare(self, helper: bool = False, made=None) -> None:
         """Build every unit's page model now (before a fork, so both language processes share them).
 
         With ``helper`` (a first build on POSIX), a forked process makes the costly parts of about half of the
-        instruction models (:func:`~.instruction.costly_parts`) while this one builds the other models; it hands
-        them back as the task's result, so the two cores share what was the longest stretch one core ran alone."""
-        if helper:
-            self._costly.update(_costly_parts_in_helper(self))
+        instruction models (:func:`~.instruction.costly_parts`) and the HTML of the ADR bodies while this one builds
+        the other models; it hands them back as the task's result, so the two cores share what was the longest
+        stretch one core ran alone. ``made``: the same, from a helper already started (render/load_helper.py)."""
+        if made is not None:  # (given unit ids, a function returning what a helper made of them: load_helper.py)
+            given, result = made
+            for unit in self.units:
+                if unit.id not in given:
+                    self.model(unit)
+            self._adopt(*result())
+        elif helper:
+            self._adopt(*_costly_parts_in_helper(self))
         for unit in self.units:
             self.model(unit)
+
+    def _adopt(self, costly: dict[str, CostlyParts], bodies: dict[str, Markup], highlighted: dict[str, str]) -> None:
+        from .fragments import adopt_highlighted
+        adopt_highlighted(highlighted)
+        self._costly.update(costly)
+        for text, html in bodies.items():
+            self._adr_bodies.setdefault(text, html)
 
     def page_count(self) -> int:
         from .indexes import trace_available
@@ -497,21 +527,44 @@ HELPER_MIN = 16  # fewer instruction units than this: not worth a process
 _LENDING: list = []  # the renderer whose units the helper forked from it reads (set only around the submit)
 
 
-def _helper_task(unit_ids: list[str]) -> dict[str, CostlyParts]:
-    renderer = _LENDING[-1]
-    return {uid: costly_parts(renderer.data, renderer.catalog.units[uid]) for uid in unit_ids}
+def helper_share(units: list[Unit]) -> list[Unit]:
+    """The instruction units (of ``units``, in page order) whose costly parts a helper makes: the last
+    ``HELPER_SHARE`` of them; none when fewer than ``HELPER_MIN``."""
+    todo = [u for u in units if u.is_instruction]
+    if len(todo) < HELPER_MIN:
+        return []
+    return todo[len(todo) - int(len(todo) * HELPER_SHARE):]
 
 
-def _costly_parts_in_helper(renderer: SiteRenderer) -> dict[str, CostlyParts]:
+def english_adr_bodies(catalog: Catalog) -> dict[str, Markup]:
+    """Every ADR's English body (links rewritten) -> its HTML, as the English pages show it."""
+    return {text: adr_html(safe_markdown(text)) for text in
+            (rewrite_adr_links(adr.body, adr, catalog, routes.adr_src(adr_id))[0] for adr_id, adr in catalog.adrs.items())}
+
+
+def helper_parts(data: SiteData, unit_ids: list[str]) -> tuple[dict, dict, dict]:
+    """What a helper process makes: the costly parts of ``unit_ids``, the English ADR bodies' HTML, and the
+    highlight cache entries it used (fragments.py), for its parent's cache."""
+    from .fragments import highlight_keys, highlighted_since
+    catalog = data.catalog
+    before = highlight_keys()
+    costly = {uid: costly_parts(data, catalog.units[uid]) for uid in unit_ids}
+    return costly, english_adr_bodies(catalog), highlighted_since(before)
+
+
+def _helper_task(unit_ids: list[str]) -> tuple[dict, dict, dict]:
+    return helper_parts(_LENDING[-1].data, unit_ids)
+
+
+def _costly_parts_in_helper(renderer: SiteRenderer) -> tuple[dict, dict, dict]:
     """The costly parts of the last ``HELPER_SHARE`` of the instruction units still to model, made by a forked
-    process while the caller goes on; {} when there is nothing worth it, or the helper fails (the caller then
-    makes them itself: the pages are the same either way)."""
+    process while the caller goes on, and the HTML of the English ADR bodies; nothing when there is nothing worth
+    it, or the helper fails (the caller then makes them itself: the pages are the same either way)."""
     import concurrent.futures as cf
     import multiprocessing
-    todo = [u for u in renderer.units if u.is_instruction and u.id not in renderer._models]
-    if len(todo) < HELPER_MIN:
-        return {}
-    given = todo[len(todo) - int(len(todo) * HELPER_SHARE):]
+    given = helper_share([u for u in renderer.units if u.id not in renderer._models])
+    if not given:
+        return {}, {}, {}
     pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
     _LENDING.append(renderer)
     try:
@@ -525,6 +578,6 @@ def _costly_parts_in_helper(renderer: SiteRenderer) -> dict[str, CostlyParts]:
     try:
         return future.result()
     except Exception:  # noqa: BLE001 - a helper that failed costs time, never a page
-        return {}
+        return {}, {}, {}
     finally:
         pool.shutdown(wait=True)

@@ -30,6 +30,24 @@ class Artifact:
     recorded_only: bool = False  # absent from the tree; its hash is the one the release manifest records
 
 
+def group_examples(examples: tuple) -> dict[str, tuple]:
+    """unit id -> its worked examples, in the order given."""
+    grouped: dict[str, list] = {}
+    for example in examples:
+        grouped.setdefault(example.unit_id, []).append(example)
+    return {k: tuple(v) for k, v in grouped.items()}
+
+
+def _trace_units(catalog: Catalog) -> dict[str, dict[str, Any]]:
+    rows: dict[str, dict[str, Any]] = {}
+    trace = catalog.json(TRACEABILITY)
+    if isinstance(trace, Mapping):
+        for row in trace.get("units", ()):
+            if isinstance(row, Mapping) and isinstance(row.get("id"), str):
+                rows[row["id"]] = thaw(row)
+    return rows
+
+
 @dataclass
 class SiteData:
     catalog: Catalog
@@ -46,8 +64,9 @@ class SiteData:
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,
-              memo=None) -> SiteData:
-        """``memo`` (load_memo.LoadMemo) remembers the model checks across loads (model_checks.py)."""
+              memo=None, semantics: tuple | None = None) -> SiteData:
+        """``memo`` (load_memo.LoadMemo) remembers the model checks across loads (model_checks.py);
+        ``semantics``: the SEMANTICS-PROSE findings when already made (render/load_helper.py)."""
         data = cls(catalog, tree)
         if avs is not None:
             from ..trace.avs_status import avs_statuses
@@ -56,22 +75,23 @@ class SiteData:
             data.avs_examples = examples_by_unit(catalog, avs, data.avs)
         from .. import model_checks
         data.flags = model_checks.flags(catalog, memo)
-        data.semantics = model_checks.semantics(catalog)  # the verdicts validation already ran (cached by model)
+        # the verdicts validation already ran (cached by model), or the findings made beside it
+        data.semantics = semantics if semantics is not None else model_checks.semantics(catalog)
         data.assembly = model_checks.assembly(catalog, memo)
-        trace = catalog.json(TRACEABILITY)
-        if isinstance(trace, Mapping):
-            for row in trace.get("units", ()):
-                if isinstance(row, Mapping) and isinstance(row.get("id"), str):
-                    data.trace_units[row["id"]] = thaw(row)
+        data.trace_units = _trace_units(catalog)
         recorded = _recorded_hashes(catalog)
         data.artifacts = tuple(
             _artifact(catalog, tree, *spec) if tree.exists(spec[1]) or spec[1] in catalog.json_files
             else Artifact(spec[0], spec[1], "", recorded[spec[1]], recorded_only=True)
             for spec in ARTIFACTS if tree.exists(spec[1]) or spec[1] in catalog.json_files or spec[1] in recorded)
-        grouped: dict[str, list] = {}
-        for example in examples:
-            grouped.setdefault(example.unit_id, []).append(example)
-        data.examples = {k: tuple(v) for k, v in grouped.items()}
+        data.examples = group_examples(examples)
+        return data
+
+    @classmethod
+    def trace_rows(cls, catalog: Catalog, tree: SpecTree) -> SiteData:
+        """Only what :meth:`trace_row` reads (the costly parts of an instruction model need no more)."""
+        data = cls(catalog, tree)
+        data.trace_units = _trace_units(catalog)
         return data
 
     def trace_row(self, unit: Unit) -> dict[str, Any]:

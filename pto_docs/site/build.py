@@ -190,6 +190,11 @@ class SiteBuild(PageEvents):
         if self.manifest is not None:
             self.preread = None  # nothing to load: let the bytes go
         if self.manifest is None and self.state is None:  # (a further language gets the primary build's state)
+            if primary and self.command != "serve" and self.options.cache and self.dirty:
+                # the page models (built while loading, on both cores) reuse the last build's highlighted code
+                from ..render.fragments import HighlightCache, use_highlight_cache
+                self.highlight = HighlightCache(os.path.join(self.cache_dir(config), "highlight.json.z"))
+                use_highlight_cache(self.highlight)
             self.load(config, root)
         elif primary and self.manifest is not None:  # nothing changed: the last build's diagnostics, unloaded
             for line in self.manifest.get("diagnostics", ()):
@@ -231,10 +236,6 @@ class SiteBuild(PageEvents):
         if primary and self.in_place and any(SEARCH_LANGUAGE[loc] == ["zh"] for loc in self.options.languages):
             serve.preload_jieba()
         if primary:
-            if self.command != "serve" and self.options.cache_dir and self.dirty and self.state is not None:
-                from ..render.fragments import HighlightCache, use_highlight_cache
-                self.highlight = HighlightCache(os.path.join(self.options.cache_dir, "highlight.json.z"))
-                use_highlight_cache(self.highlight)
             from .languages import Languages
             self.languages = Languages(self, config)
             self.languages.start()
@@ -245,8 +246,10 @@ class SiteBuild(PageEvents):
             current_progress().stage("loading the spec tree")
         preread, self.preread = self.preread, None  # the bytes the tree digest just read, parsed instead
         try:
+            # a build (not a serving reload, which is incremental) checks the tree on both cores (load_helper.py)
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),
-                                     states=self.memory.states, avs_run=self.avs_runner(config, root))
+                                     states=self.memory.states, avs_run=self.avs_runner(config, root),
+                                     parallel=self.options.parallel and self.command != "serve")
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics
@@ -364,6 +367,10 @@ class SiteBuild(PageEvents):
 
     def build_error(self) -> None:
         logging.getLogger("mkdocs").removeHandler(self.counter)
+        if self.highlight is not None and self.locale is None:  # (no cache for a failed build's models)
+            from ..render.fragments import use_highlight_cache
+            use_highlight_cache(None)
+            self.highlight = None
         if self.written is not None and self.written.started:
             self.written.abandon()  # some page files may be of this failed build: write them all next time
         if self.locale is not None:

@@ -157,7 +157,7 @@ class PageEvents:
         for src_uri, (key, page_entries) in self.reused.items():
             dest = files.get_file_from_path(src_uri).abs_dest_path
             if self.written is None or not self.written.holds(dest, key):
-                utils.write_file(self.cache.html(key).encode("utf-8", errors="xmlcharrefreplace"), dest)
+                utils.write_file(self.cache.page_bytes(key), dest)
                 if self.written is not None:
                     self.written.wrote(dest, key)
             if entries is not None:

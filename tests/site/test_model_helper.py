@@ -22,8 +22,11 @@ def _renderer():
 
 
 def _all_pages(renderer) -> dict:
-    return {(u.id, locale): renderer.unit_page(u, locale).assembled()
-            for u in renderer.units for locale in ("en", "zh-CN")}
+    pages = {(u.id, locale): renderer.unit_page(u, locale).assembled()
+             for u in renderer.units for locale in ("en", "zh-CN")}
+    pages.update({(a, locale): renderer.adr_page(a, locale).assembled()
+                  for a in renderer.catalog.adrs for locale in ("en", "zh-CN")})
+    return pages
 
 
 def test_pages_are_the_same_with_the_helper(monkeypatch):
@@ -42,6 +45,8 @@ def test_pages_are_the_same_with_the_helper(monkeypatch):
     monkeypatch.setattr(pages_module, "costly_parts", counted)
     helped = _renderer()
     helped.prepare(helper=True)
+    bodies = dict(helped._adr_bodies)  # the English ADR bodies' HTML, made by the helper (no ADR page rendered yet)
+    assert len(bodies) == len(helped.catalog.adrs) >= 2
     instructions = [u.id for u in helped.units if u.is_instruction]
     given = instructions[len(instructions) - int(len(instructions) * pages_module.HELPER_SHARE):]
     assert len(instructions) >= 5 and given
@@ -49,6 +54,7 @@ def test_pages_are_the_same_with_the_helper(monkeypatch):
     assert helped.stats["models"] == len(helped.units)
     assert not helped._costly  # every part handed over was used
     assert _all_pages(helped) == expected
+    assert {t: str(h) for t, h in bodies.items()} == {t: str(h) for t, h in plain._adr_bodies.items() if t in bodies}
 
 
 def test_a_failing_helper_leaves_the_pages_to_this_process(monkeypatch):

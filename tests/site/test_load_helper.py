@@ -1,0 +1,108 @@
+"""render/load_helper.py: with ``parallel`` a forked worker makes the SEMANTICS-PROSE findings, the traceability
+report and the id lookup while the tree is checked, then the costly parts of its share of the page models; the
+diagnostics and pages are the same as a load that makes them in this process, and a failing worker costs nothing
+but time."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pto_docs.render import load_helper
+from pto_docs.render.build_state import build_state
+from tests.site.conftest import SPEC_ROOT
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the worker is a forked process")
+
+
+def _outcome(state) -> dict:
+    from pto_docs.render.indexes import trace_markdown
+    r = state.renderer
+    return {
+        "pages": {(src, loc): parts.assembled() for loc in ("en", "zh-CN") for src, parts in r.pages(loc)},
+        "diagnostics": [d.format() for d in state.diagnostics],
+        "semantics": r.data.semantics,
+        "examples": {k: [e.key for e in v] for k, v in r.data.examples.items()},
+        "files": dict(r.files()),
+        "report": {loc: trace_markdown(r, loc) for loc in ("en", "zh-CN")},
+    }
+
+
+def _counting(monkeypatch) -> list:
+    made_here = []
+    original = load_helper.shared_parts
+
+    def counted(catalog, tree):
+        made_here.append(1)  # (a forked worker's calls are counted in its own memory, not here)
+        return original(catalog, tree)
+    monkeypatch.setattr(load_helper, "shared_parts", counted)
+    return made_here
+
+
+def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
+    expected = _outcome(build_state(SPEC_ROOT))
+    assert expected["report"]["en"] and expected["files"]  # the sample tree has a report page and an id lookup
+    made_here = _counting(monkeypatch)
+    from pto_docs.render import instruction, pages
+    monkeypatch.setattr(pages, "HELPER_MIN", 1)  # the sample tree has only a few instructions
+    costly_here = []
+    original = instruction.costly_parts
+
+    def counted(data, unit, *rest):
+        costly_here.append(unit.id)
+        return original(data, unit, *rest)
+    monkeypatch.setattr(instruction, "costly_parts", counted)
+    monkeypatch.setattr(pages, "costly_parts", counted)
+    state = build_state(SPEC_ROOT, parallel=True)
+    assert made_here == []  # the worker made them
+    assert "_trace_report" in state.renderer.__dict__ and "_id_index" in state.renderer.__dict__
+    r = state.renderer
+    instructions = [u.id for u in r.units if u.is_instruction]
+    given = [u.id for u in pages.helper_share(r.units)]
+    assert given and len(given) < len(instructions)
+    assert sorted(costly_here) == sorted(set(instructions) - set(given))  # the worker made the rest
+    assert r.stats["models"] == len(r.units) and not r._costly  # every model built, every part used
+    assert len(r._adr_bodies) >= 2  # the English ADR bodies, from the worker
+    assert _outcome(state) == expected
+
+
+def test_a_failing_worker_leaves_them_to_this_process(monkeypatch):
+    expected = _outcome(build_state(SPEC_ROOT))
+    made_here = _counting(monkeypatch)
+    monkeypatch.setattr(load_helper, "_shared_task", lambda: 1 / 0)
+    monkeypatch.setattr(load_helper, "_parts_task", lambda unit_ids: 1 / 0)
+    from pto_docs.render import pages
+    monkeypatch.setattr(pages, "HELPER_MIN", 1)
+    state = build_state(SPEC_ROOT, parallel=True)
+    assert made_here == [1]
+    assert state.renderer.stats["models"] == len(state.renderer.units)
+    assert _outcome(state) == expected
+
+
+def test_a_tree_with_errors_starts_no_worker(tmp_path, monkeypatch):
+    (tmp_path / "asl").mkdir()
+    (tmp_path / "asl" / "bad.asl").write_text('// PTO-INSTRUCTION: {"id": \n', "utf-8")
+    started = []
+    monkeypatch.setattr(load_helper, "start", lambda *a: started.append(a))
+    state = build_state(tmp_path, parallel=True)
+    assert state.renderer is None and any(d.is_error for d in state.diagnostics)
+    assert started == []
+
+
+def test_the_highlight_cache_keeps_what_the_worker_highlighted(monkeypatch, tmp_path):
+    """The code the worker highlights is in the cache this process saves, as if it had highlighted it here."""
+    from pto_docs.render import fragments, pages
+    monkeypatch.setattr(pages, "HELPER_MIN", 1)
+
+    def used(parallel: bool) -> set:
+        cache = fragments.HighlightCache(str(tmp_path / f"h-{parallel}.json.z"))
+        fragments.use_highlight_cache(cache)
+        try:
+            state = build_state(SPEC_ROOT, parallel=parallel)
+            state.renderer.prepare()
+        finally:
+            fragments.use_highlight_cache(None)
+        return set(cache.new)
+    alone = used(False)
+    assert alone and used(True) == alone
