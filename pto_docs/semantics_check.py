@@ -160,7 +160,7 @@ _LAST_KEY: dict[str, tuple] = {}  # the last model_key's inputs and result: owne
 
 DECODERS = "@decoder@"
 _NAMES: dict[tuple[str, str | None], Names] = {}  # (unit path, sha256) -> its names: owned by model_key
-_DECODERS: dict[str, tuple[str, Names]] = {}  # decoder inputs -> (sha256, names) of the generated decoders
+_DECODERS: dict[str, tuple[str, Names, str]] = {}  # decoder inputs -> (sha256, names, text) of the generated decoders
 
 
 def _names(path: str, sha: str | None, text: str) -> Names:
@@ -175,9 +175,9 @@ def _names(path: str, sha: str | None, text: str) -> Names:
     return _NAMES[key]
 
 
-def _decoder_sha_and_names(catalog: Catalog) -> tuple[str, Names] | None:
-    """The generated decoders' sha256 and names, remembered while every record line and JSON catalog is the
-    same (the decoders are made from nothing else)."""
+def _decoders(catalog: Catalog) -> tuple[str, Names, str] | None:
+    """The generated decoders' sha256, names and text, remembered while every record line and JSON catalog is the
+    same (the decoders are made from nothing else); None when the tree's records give none."""
     from .avs import generated_decoders
     from .avs_decoders import DecodersUnavailable
     from .examples_check import records_key
@@ -188,8 +188,13 @@ def _decoder_sha_and_names(catalog: Catalog) -> tuple[str, Names] | None:
             text = generated_decoders(catalog)
         except DecodersUnavailable:
             return None
-        _DECODERS[inputs] = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), names(text))
+        _DECODERS[inputs] = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), names(text), text)
     return _DECODERS[inputs]
+
+
+def _decoder_sha_and_names(catalog: Catalog) -> tuple[str, Names] | None:
+    found = _decoders(catalog)
+    return found[:2] if found is not None else None
 
 
 @functools.cache
@@ -225,7 +230,10 @@ def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | No
     from .avs import generated_decoders, model_units, needs_decoders
     from .executor_asl import AslBridge
     try:
-        generated = generated_decoders(catalog) if needs_decoders(catalog) else None
+        generated = None
+        if needs_decoders(catalog):  # (made once with the verdict key, model_key)
+            found = _decoders(catalog)
+            generated = found[2] if found is not None else generated_decoders(catalog)
         bridge = AslBridge(model_units(catalog), generated, asl_cache)
     except Exception:  # noqa: BLE001 - an unlinkable model (or its decoders) gives no witness, never a traceback
         return None

@@ -12,11 +12,12 @@ shares the parsed catalog copy-on-write) runs two tasks meanwhile:
    * the traceability report the report page shows (trace.build_report);
    * the id lookup of the search box (id_index.py);
 
-2. the costly parts of the last share of the instruction models and the HTML of the English ADR bodies
-   (pages.helper_parts), which this process adopts once it has built the other models (SiteRenderer.prepare).
+2. the HTML of the English ADR bodies and the costly parts of instruction models (pages.helper_parts), taking
+   instruction units from the end of the page order while this process builds models from the start
+   (:class:`Meeting`), until the two meet; this process adopts what the worker made (SiteRenderer.prepare).
 
-So this process checks the tree while the worker runs the model, and builds half the page models while the
-worker makes the costly half. The pages are the same either way: a worker that fails (or a platform without
+So this process checks the tree while the worker runs the model, and the two share the page models however long
+the first task took (seconds longer on a machine without the verdict cache). The pages are the same either way: a worker that fails (or a platform without
 fork) only means this process makes those parts itself. ``mkdocs serve`` does not use it: its reloads are
 incremental (site/build.py).
 """
@@ -33,7 +34,7 @@ from ..sources.tree import SpecTree
 from . import routes
 from .sitedata import SiteData, group_examples
 
-_LENDING: list = []  # (catalog, tree) the forked worker reads: set only around the first submit
+_LENDING: list = []  # (catalog, tree, meeting) the forked worker reads: set only around the first submit
 
 
 @dataclass(frozen=True)
@@ -65,14 +66,47 @@ def shared_parts(catalog: Catalog, tree: SpecTree) -> SharedParts:
 
 
 def _shared_task() -> SharedParts:
-    catalog, tree = _LENDING[-1]
+    catalog, tree, _meeting = _LENDING[-1]
     return shared_parts(catalog, tree)
 
 
-def _parts_task(unit_ids: list[str]):
+def _parts_task():
     from .pages import helper_parts
-    catalog, tree = _LENDING[-1]
-    return helper_parts(SiteData.trace_rows(catalog, tree), unit_ids)
+    catalog, tree, meeting = _LENDING[-1]
+    return helper_parts(SiteData.trace_rows(catalog, tree), meeting.from_the_end())
+
+
+class Meeting:
+    """Instruction units (in page order) shared by two processes: this one claims them from the start, the worker
+    from the end, each unit exactly once (shared memory made before the fork, one lock)."""
+
+    def __init__(self, unit_ids: list[str], context):
+        self.ids = list(unit_ids)
+        self.index = {uid: i for i, uid in enumerate(self.ids)}
+        self.lock = context.Lock()
+        self.front = context.Value("i", 0, lock=False)  # ids[:front] are this process's
+        self.back = context.Value("i", len(self.ids), lock=False)  # ids[back:] are the worker's
+
+    def claim(self, unit_id: str) -> bool:
+        """This process takes ``unit_id`` (units are claimed in order), unless the worker has it already."""
+        i = self.index.get(unit_id)
+        if i is None:
+            return True
+        with self.lock:
+            if i < self.back.value:
+                self.front.value = max(self.front.value, i + 1)
+                return True
+            return False
+
+    def from_the_end(self):
+        """The worker's units, claimed one at a time from the end until the two meet."""
+        while True:
+            with self.lock:
+                j = self.back.value - 1
+                if j < self.front.value:
+                    return
+                self.back.value = j
+            yield self.ids[j]
 
 
 class Helper:
@@ -83,24 +117,27 @@ class Helper:
         self.pool: cf.ProcessPoolExecutor | None = None
         self.shared_future: cf.Future | None = None
         self.parts_future: cf.Future | None = None
-        self.given: frozenset[str] = frozenset()  # the instruction units whose costly parts the worker makes
+        self.meeting: Meeting | None = None  # the instruction units the worker and this process share
         self._shared: SharedParts | None = None
 
     def start(self, models: bool = True) -> Helper:
-        """Fork the worker; with ``models``, it also makes the costly model parts of its share of the units."""
+        """Fork the worker; with ``models``, it also makes costly model parts (:class:`Meeting`)."""
         if not hasattr(os, "fork"):
             return self
-        from .pages import helper_share
+        from .pages import HELPER_MIN
+        context = multiprocessing.get_context("fork")
         units = sorted(self.catalog.units.values(), key=routes.unit_src)  # (SiteRenderer.units: page order)
-        given = [u.id for u in helper_share(units)] if models else []
-        self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
-        _LENDING.append((self.catalog, self.tree))
+        instructions = [u.id for u in units if u.is_instruction]
+        if models and len(instructions) >= HELPER_MIN:
+            self.meeting = Meeting(instructions, context)
+        self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context)
+        _LENDING.append((self.catalog, self.tree, self.meeting))
         try:
             self.shared_future = self.pool.submit(_shared_task)  # (the worker is forked here)
-            if given:
-                self.parts_future = self.pool.submit(_parts_task, given)  # (then runs this)
-                self.given = frozenset(given)
+            if self.meeting is not None:
+                self.parts_future = self.pool.submit(_parts_task)  # (then runs this)
         except Exception:  # noqa: BLE001 - no worker: this process makes everything
+            self.meeting = None
             self.close()
         finally:
             _LENDING.pop()
@@ -131,8 +168,8 @@ class Helper:
             self.close()
 
     def made(self):
-        """For SiteRenderer.prepare: (the units given to the worker, a function returning what it made)."""
-        return self.given, self.parts
+        """For SiteRenderer.prepare: (claim a unit for this process, a function returning what the worker made)."""
+        return (self.meeting.claim if self.meeting is not None else (lambda unit_id: True)), self.parts
 
     def close(self) -> None:
         """Done, or no longer wanted (a tree with errors): a task still running is stopped."""

@@ -20,7 +20,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -457,11 +457,12 @@ class SiteRenderer:
         With ``helper`` (a first build on POSIX), a forked process makes the costly parts of about half of the
         instruction models (:func:`~.instruction.costly_parts`) and the HTML of the ADR bodies while this one builds
         the other models; it hands them back as the task's result, so the two cores share what was the longest
-        stretch one core ran alone. ``made``: the same, from a helper already started (render/load_helper.py)."""
-        if made is not None:  # (given unit ids, a function returning what a helper made of them: load_helper.py)
-            given, result = made
-            for unit in self.units:
-                if unit.id not in given:
+        stretch one core ran alone. ``made``: the same from a helper already started, which takes instruction
+        units from the end while this process takes them from the start (render/load_helper.py)."""
+        if made is not None:  # (claim, result) of a helper sharing the instruction units (load_helper.py)
+            claim, result = made
+            for unit in self.units:  # in page order; claim(id) is False once the helper has taken the unit
+                if unit.id not in self._models and (not unit.is_instruction or claim(unit.id)):
                     self.model(unit)
             self._adopt(*result())
         elif helper:
@@ -542,14 +543,16 @@ def english_adr_bodies(catalog: Catalog) -> dict[str, Markup]:
             (rewrite_adr_links(adr.body, adr, catalog, routes.adr_src(adr_id))[0] for adr_id, adr in catalog.adrs.items())}
 
 
-def helper_parts(data: SiteData, unit_ids: list[str]) -> tuple[dict, dict, dict]:
-    """What a helper process makes: the costly parts of ``unit_ids``, the English ADR bodies' HTML, and the
-    highlight cache entries it used (fragments.py), for its parent's cache."""
+def helper_parts(data: SiteData, unit_ids: Iterable[str]) -> tuple[dict, dict, dict]:
+    """What a helper process makes: the English ADR bodies' HTML, the costly parts of ``unit_ids`` (a list, or the
+    units a helper claims one by one), and the highlight cache entries it used (fragments.py), for its parent's
+    cache."""
     from .fragments import highlight_keys, highlighted_since
     catalog = data.catalog
     before = highlight_keys()
+    bodies = english_adr_bodies(catalog)
     costly = {uid: costly_parts(data, catalog.units[uid]) for uid in unit_ids}
-    return costly, english_adr_bodies(catalog), highlighted_since(before)
+    return costly, bodies, highlighted_since(before)
 
 
 def _helper_task(unit_ids: list[str]) -> tuple[dict, dict, dict]:

@@ -41,6 +41,7 @@ def _counting(monkeypatch) -> list:
 
 
 def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
+    import time
     expected = _outcome(build_state(SPEC_ROOT))
     assert expected["report"]["en"] and expected["files"]  # the sample tree has a report page and an id lookup
     made_here = _counting(monkeypatch)
@@ -48,20 +49,23 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
     monkeypatch.setattr(pages, "HELPER_MIN", 1)  # the sample tree has only a few instructions
     costly_here = []
     original = instruction.costly_parts
+    parent = os.getpid()
 
     def counted(data, unit, *rest):
-        costly_here.append(unit.id)
+        if os.getpid() == parent:  # (the worker is a fork: what it makes is not counted here)
+            costly_here.append(unit.id)
+            time.sleep(0.2)  # a slow start here: the worker takes units from the end meanwhile
         return original(data, unit, *rest)
     monkeypatch.setattr(instruction, "costly_parts", counted)
     monkeypatch.setattr(pages, "costly_parts", counted)
     state = build_state(SPEC_ROOT, parallel=True)
-    assert made_here == []  # the worker made them
+    assert made_here == []  # the worker made the shared parts
     assert "_trace_report" in state.renderer.__dict__ and "_id_index" in state.renderer.__dict__
     r = state.renderer
     instructions = [u.id for u in r.units if u.is_instruction]
-    given = [u.id for u in pages.helper_share(r.units)]
-    assert given and len(given) < len(instructions)
-    assert sorted(costly_here) == sorted(set(instructions) - set(given))  # the worker made the rest
+    # this process made a first part of the instruction units (in page order), the worker all the others
+    assert 0 < len(costly_here) < len(instructions)
+    assert costly_here == instructions[:len(costly_here)]
     assert r.stats["models"] == len(r.units) and not r._costly  # every model built, every part used
     assert len(r._adr_bodies) >= 2  # the English ADR bodies, from the worker
     assert _outcome(state) == expected
@@ -106,3 +110,21 @@ def test_the_highlight_cache_keeps_what_the_worker_highlighted(monkeypatch, tmp_
         return set(cache.new)
     alone = used(False)
     assert alone and used(True) == alone
+
+
+def test_a_meeting_gives_each_unit_to_exactly_one_side():
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    ids = [f"U{i}" for i in range(400)]
+    meeting = load_helper.Meeting(ids, context)
+    reader, writer = context.Pipe(duplex=False)
+
+    def worker():
+        writer.send(list(meeting.from_the_end()))
+    process = context.Process(target=worker)
+    process.start()
+    mine = [uid for uid in ids if meeting.claim(uid)]
+    theirs = reader.recv()
+    process.join()
+    assert sorted(mine + theirs) == sorted(ids) and not set(mine) & set(theirs)
+    assert mine == ids[:len(mine)] and sorted(theirs) == sorted(ids[len(mine):])
