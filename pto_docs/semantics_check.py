@@ -120,6 +120,16 @@ def model_key(catalog: Catalog) -> str:
     the bridge calls), in source order, with the generated decoders when the model has them. A save of a unit
     outside that closure (most scalar instructions, say) keeps the key, so serving does not rerun the model. The
     last key is remembered while no unit changes."""
+    return _model_closure(catalog)[0]
+
+
+def reached_paths(catalog: Catalog) -> frozenset[str]:
+    """The unit paths (and ``DECODERS``) the witness can reach: all a run of it can read, so the witness runs
+    on a model of those units only (:func:`_run_witnesses`)."""
+    return _model_closure(catalog)[1]
+
+
+def _model_closure(catalog: Catalog) -> tuple[str, frozenset[str]]:
     from .avs import model_units, needs_decoders
     units = model_units(catalog)
     sha = {u.path: u.file.sha256 for u in catalog.units.values()}
@@ -137,8 +147,8 @@ def model_key(catalog: Catalog) -> str:
     literal, prefixes = _bridge_names()
     reached, _names_reached = closure(facts, roots | literal, prefixes)
     key = _digest(units, reached, sha, decoders)
-    _LAST_KEY["state"] = ((state, decoders and decoders[0]), key)
-    return key
+    _LAST_KEY["state"] = ((state, decoders and decoders[0]), (key, frozenset(reached)))
+    return key, frozenset(reached)
 
 
 def _digest(units, reached: frozenset[str], sha: dict, decoders) -> str:
@@ -230,11 +240,12 @@ def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | No
     from .avs import generated_decoders, model_units, needs_decoders
     from .executor_asl import AslBridge
     try:
+        reached = reached_paths(catalog)  # a model of what the witness can reach: less than half the units to load
         generated = None
         if needs_decoders(catalog):  # (made once with the verdict key, model_key)
             found = _decoders(catalog)
             generated = found[2] if found is not None else generated_decoders(catalog)
-        bridge = AslBridge(model_units(catalog), generated, asl_cache)
+        bridge = AslBridge([u for u in model_units(catalog) if u.path in reached], generated, asl_cache)
     except Exception:  # noqa: BLE001 - an unlinkable model (or its decoders) gives no witness, never a traceback
         return None
     out = []

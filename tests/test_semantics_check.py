@@ -137,3 +137,29 @@ def test_the_verdict_key_ignores_units_the_witness_cannot_reach(real_tree_root, 
     reduction = root / REDUCTION
     reduction.write_text(reduction.read_text("utf-8") + "// an author's note\n", "utf-8")
     assert semantics_check.model_key(_load(root)) != key
+
+
+@pytest.mark.realtree
+def test_the_witness_runs_on_the_units_it_can_reach_with_the_whole_models_results(real_tree_root, monkeypatch):
+    """The witness loads only the closure of what it can reach (less than half the units); its results are
+    those of the whole model."""
+    from pto_docs.avs import model_units
+    monkeypatch.setattr(semantics_check, "_LAST_KEY", {})
+    released = _load(real_tree_root)
+    targets = reduction_targets(released)
+    reached = semantics_check.reached_paths(released)
+    everything = [u.path for u in model_units(released)]
+    assert 0 < len(reached) < len(everything) / 2
+    loaded = []
+    from pto_docs import executor_asl
+    original = executor_asl.AslBridge.__init__
+
+    def recording(self, units, *rest, **kw):
+        loaded.append(len(units))
+        original(self, units, *rest, **kw)
+    monkeypatch.setattr(executor_asl.AslBridge, "__init__", recording)
+    closed = semantics_check._run_witnesses(released, targets, None)
+    monkeypatch.setattr(semantics_check, "reached_paths", lambda c: frozenset(everything) | {semantics_check.DECODERS})
+    whole = semantics_check._run_witnesses(released, targets, None)
+    assert loaded == [len([p for p in everything if p in reached]), len(everything)]
+    assert closed and closed == whole
