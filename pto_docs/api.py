@@ -96,8 +96,11 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
         raise ConfigProblem(exc.format()) from None
     plugin.progress = progress
     config.plugins.on_startup(command="build", dirty=use_cache)  # dirty: MkDocs skips the pages reused from the cache
+    from .site.uptodate import SiteUpToDate
     try:
         build(config, dirty=use_cache)
+    except SiteUpToDate as done:  # nothing changed, the site is as the last build left it (site/uptodate.py)
+        return str(done)
     except (PluginError, Abort) as exc:
         raise BuildFailed(str(exc)) from None
     return plugin.summary_text or ""

@@ -78,6 +78,7 @@ class SiteBuild(PageEvents):
         self.record: dict | None = None  # what this build derived from the tree, for the next manifest
         self.last_good: tuple[Path, BuildState] | None = None  # serving: the last spec root and tree state that built
         self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
+        self.stamp: dict | None = None  # what the published site will be a build of (uptodate.py), when it may skip
 
     def further(self, locale: str, config) -> SiteBuild:
         """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
@@ -219,6 +220,8 @@ class SiteBuild(PageEvents):
         config["site_name"] = labels(locale).t("site_name")
         config.extra["pto_footer"] = (self.manifest["footer"] if self.manifest is not None
                                       else footer_identity(self.state.renderer.catalog, locale))
+        if primary:
+            self._skip_if_published(config)
         if primary and not self.in_place:
             _check_site_dir(config.site_dir, root, checked_by_caller=self.progress is not None)
             self.final_site_dir = os.path.abspath(config.site_dir)
@@ -240,6 +243,30 @@ class SiteBuild(PageEvents):
             self.languages = Languages(self, config)
             self.languages.start()
             progress.stage(f"building {self.here}" + "".join(f" + {loc}" for loc in self.languages.forked()))
+
+    def _skip_if_published(self, config) -> None:
+        """``pto-docs build`` with nothing changed and the published site intact: raise SiteUpToDate (uptodate.py).
+        Otherwise note what this build's site will be a build of, for the next one."""
+        from . import uptodate
+        from .cache import build_signature
+        from .tree_cache import TreeManifest
+        cache_dir = self.cache_dir(config)
+        if not (self.command == "build" and self.progress is not None and cache_dir and self.digest
+                and uptodate.eligible(config)):
+            return
+        self.stamp = uptodate.stamp(digest=self.digest, signature=build_signature(config, self.here),
+                                    languages=self.options.languages, config=config)
+        if self.manifest is None:
+            return
+        manifests = [self.manifest] + [TreeManifest(cache_dir, loc).load(self.digest, quiet=True)
+                                       for loc in self.options.languages[1:]]
+        if any(m is None for m in manifests) or not uptodate.current(cache_dir, self.stamp, config.site_dir):
+            return
+        pages = sum(len(m.get("pages", ())) for m in manifests)
+        raise uptodate.SiteUpToDate(
+            f"pto-docs: {pages} pages in {len(manifests)} languages ({', '.join(self.options.languages)}): nothing "
+            f"changed since the last build and the site is as it left it, {time.monotonic() - self.start:.1f} s "
+            f"-> {os.path.abspath(config.site_dir)}")
 
     def load(self, config, root: Path) -> None:
         if self.locale is None:
@@ -337,6 +364,12 @@ class SiteBuild(PageEvents):
             from ..output_guard import write_site_marker
             write_site_marker(config.site_dir)  # the next build may replace this site (and nothing else)
             output.publish(config.site_dir, self.final_site_dir)
+            if cache_dir:
+                from . import uptodate
+                if self.stamp is not None and not any(r["warnings"] for r in results):
+                    uptodate.record(cache_dir, self.stamp, self.final_site_dir)
+                else:
+                    uptodate.forget(cache_dir)
         pages = sum(r["pages"] for r in results)
         warnings = sum(r["warnings"] for r in results)
         reused = sum(len(r["reused"]) for r in results)

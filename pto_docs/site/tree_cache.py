@@ -90,8 +90,9 @@ class TreeManifest:
     def __init__(self, directory: str | os.PathLike, locale: str):
         self.path = Path(directory) / f"tree-{locale}.json"
 
-    def load(self, digest: str) -> dict[str, Any] | None:
-        """The manifest of the last build if it was made from ``digest``; else None (never an error)."""
+    def load(self, digest: str, quiet: bool = False) -> dict[str, Any] | None:
+        """The manifest of the last build if it was made from ``digest``; else None (never an error). A damaged
+        one is a warning, unless ``quiet`` (a look ahead at another language's, which reports it itself)."""
         try:
             data = json.loads(self.path.read_text("utf-8"))
         except (OSError, ValueError):
@@ -99,6 +100,8 @@ class TreeManifest:
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("digest") != digest:
             return None
         if data.pop("check", None) != _check(data):
+            if quiet:
+                return None
             logging.getLogger("pto_docs.cache").warning(
                 f"pto-docs: the build manifest {self.path} does not match the hash it is stored under; "
                 f"discarded, the tree is loaded again")

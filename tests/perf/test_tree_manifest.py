@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_site_cache import TMUL, build, rebuilt
+from .test_site_cache import TMUL, build, page_pack_path, rebuilt
 
 
 def _no_loading(monkeypatch) -> None:
@@ -25,6 +25,7 @@ def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, mo
     manifest = json.loads((tmp_path / "cache" / "tree-zh-CN.json").read_text("utf-8"))
     assert manifest["pages"] and manifest["nav"]
     _no_loading(monkeypatch)
+    page_pack_path(tmp_path)
     second = build(tmp_path, tree)
     assert rebuilt(second) == {"en": set(), "zh-CN": set()}
     assert (tmp_path / "site" / TMUL[:-3] / "index.html").read_text("utf-8") == html

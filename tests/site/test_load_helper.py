@@ -63,8 +63,8 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
     assert "_trace_report" in state.renderer.__dict__ and "_id_index" in state.renderer.__dict__
     r = state.renderer
     instructions = [u.id for u in r.units if u.is_instruction]
-    # this process made a first part of the instruction units (in page order), the worker all the others
-    assert 0 < len(costly_here) < len(instructions)
+    # this process made a first part of the instruction units (in page order, maybe none), the worker the others
+    assert len(costly_here) < len(instructions)
     assert costly_here == instructions[:len(costly_here)]
     assert r.stats["models"] == len(r.units) and not r._costly  # every model built, every part used
     assert len(r._adr_bodies) >= 2  # the English ADR bodies, from the worker
