@@ -1,8 +1,8 @@
 """Sharing for the real-tree `pto-docs exec` tests: the checkout is read-only, so a second load of it gives the
 same tree, and a linked model of it runs case after case (ModelRunner's own contract). Each case still goes
 through the whole command (``main(["exec", ...])``: case checks, decoders, cache-directory checks, output), but
-the tree is loaded once and a model is linked once per (decoders, cache directory, profile, named calls) per
-worker process, instead of both for every case (~4 s a case)."""
+the tree is loaded and its ASL model parsed once per worker process, and a model is linked (a ModelRunner) once
+per (decoders, cache directory, profile, named calls), instead of all three for every case (~4 s a case)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def _real_exec_memo(real_load, real_tree_root):
-    return {"root": real_tree_root.resolve(), "load": real_load, "runners": {}}
+    return {"root": real_tree_root.resolve(), "load": real_load, "models": {}, "runners": {}}
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def shared_real_exec(_real_exec_memo, monkeypatch):
     import pto_docs.exec_model as exec_model
 
     memo = _real_exec_memo
-    load_catalog, model_runner = validate_cmd.load_catalog, exec_model.ModelRunner
+    load_catalog, model_runner, load_model = validate_cmd.load_catalog, exec_model.ModelRunner, exec_model.load_model
 
     def shared_load(root, *args, **kwargs):
         if not args and not kwargs and Path(root).resolve() == memo["root"]:
@@ -39,6 +39,15 @@ def shared_real_exec(_real_exec_memo, monkeypatch):
             memo["runners"][key] = model_runner(catalog, generated, cache_dir, profile, calls)
         return memo["runners"][key]
 
+    def shared_model(units, generated, cache_dir=None):
+        # a Session reads its model (Program compiles the declarations into tables of its own): several may be
+        # linked from one parsed model
+        key = (tuple((u.unit_id, u.text) for u in units), generated, str(cache_dir))
+        if key not in memo["models"]:
+            memo["models"][key] = load_model(units, generated, cache_dir)
+        return memo["models"][key]
+
     monkeypatch.setattr(validate_cmd, "load_catalog", shared_load)
+    monkeypatch.setattr(exec_model, "load_model", shared_model)
     monkeypatch.setattr(exec_model, "ModelRunner", shared_runner)
     return memo
