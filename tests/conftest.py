@@ -118,3 +118,41 @@ def real_decoders() -> Path:
     if os.environ.get("PTO_DOCS_REQUIRE_REAL_TREE") == "1":
         pytest.fail("PTO_DOCS_REQUIRE_REAL_TREE=1 but PTO_DOCS_AVS_DECODERS names no generated decoder file")
     pytest.skip("set PTO_DOCS_AVS_DECODERS to the real tree's generated decoder ASL")
+
+
+# -- scheduling on the workers (pytest-xdist, pyproject: --dist loadgroup --no-loadscope-reorder) ----------------
+# Each file is one unit of work, as with --dist loadfile, except the files that share a costly session fixture:
+# they go to one worker together, so the fixture is made once per run instead of once per worker.
+SHARED_GROUPS = {
+    "tests/site/test_real_tree_site.py": "real-site",  # real_site (tests/site/conftest.py): a real-tree build
+    "tests/site/test_links.py": "real-site",
+    "tests/site/test_reader_browser.py": "real-site",
+    "tests/executor/test_exec_v2_realtree.py": "real-exec",  # shared_real_exec (tests/executor/conftest.py)
+    "tests/executor/test_exec_v2_bundle_realtree.py": "real-exec",
+}
+# The units that take a minute or more (measured with --durations), costliest first. They are handed out
+# before all others, so that the run never ends with one worker alone on one of them.
+SLOW_FIRST = (
+    "tests/site/test_realtree_avs_examples.py",  # `pto-docs avs --examples` of the real tree, its site
+    "tests/asl/test_realtree.py",  # every AVS point of the real tree (pto-v0)
+    "real-site",
+    "real-exec",
+    "tests/executor/test_tcvt.py",
+    "tests/test_package.py",
+    "tests/site/test_cache.py",
+    "tests/test_semantics_check.py",
+)
+
+
+def work_unit(item) -> str:
+    """The unit of work ``item`` belongs to: its file, or its file's shared group."""
+    path = item.nodeid.split("::", 1)[0]
+    return SHARED_GROUPS.get(path, path)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(work_unit(item)))
+    rank = {unit: n for n, unit in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(work_unit(item), len(rank)))  # stable: the rest keep their order

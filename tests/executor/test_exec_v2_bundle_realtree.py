@@ -10,7 +10,7 @@ import pytest
 
 from tests.executor.test_exec_v2_realtree import exec_case
 
-pytestmark = pytest.mark.realtree
+pytestmark = [pytest.mark.realtree, pytest.mark.usefixtures("shared_real_exec")]
 
 HANDS = "TUMN"
 

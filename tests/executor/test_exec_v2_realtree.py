@@ -1,7 +1,10 @@
 """`pto-docs exec` of v2 cases on a real PTO-ISA/pto-spec checkout: the tile operations the NumPy executor does not
 model (TTRANS, TCONCAT, TGATHER, TPARTADD/MAX/MIN/MUL) run through their ASL contract functions, a scalar word is
 decoded by our encoding model and executed, and malformed cases get a diagnostic and exit 2. The expected values are
-computed here from the operations' definitions, not copied from a run."""
+computed here from the operations' definitions, not copied from a run.
+
+Every case but the first shares one load of the tree and its linked models (``shared_real_exec``,
+tests/executor/conftest.py); the first runs the command with nothing shared."""
 
 from __future__ import annotations
 
@@ -62,6 +65,7 @@ def test_ttrans_transposes(real_tree_root, real_decoders, tmp_path):
     assert result["profile"] == "ieee" and len(result["digest"]) == 64
 
 
+@pytest.mark.usefixtures("shared_real_exec")
 def test_tconcat_joins_columns(real_tree_root, real_decoders, tmp_path):
     left, right = [[1, 2], [3, 4]], [[5], [6]]
     case = {"schema": "pto-docs.case.v2",
@@ -74,6 +78,7 @@ def test_tconcat_joins_columns(real_tree_root, real_decoders, tmp_path):
     assert grid_of(result, 3, 2, 3) == [a + b for a, b in zip(left, right)]
 
 
+@pytest.mark.usefixtures("shared_real_exec")
 def test_tgather_gathers_by_index(real_tree_root, real_decoders, tmp_path):
     source = [[0, 1], [10, 11], [20, 21]]
     index = [[2, 0], [1, 2]]
@@ -90,6 +95,7 @@ def test_tgather_gathers_by_index(real_tree_root, real_decoders, tmp_path):
     assert got == [[source[index[r][c]][c] for c in range(2)] for r in range(2)]
 
 
+@pytest.mark.usefixtures("shared_real_exec")
 @pytest.mark.parametrize("mnemonic,combine", [("TPARTADD", lambda a, b: a + b), ("TPARTMAX", max),
                                               ("TPARTMIN", min), ("TPARTMUL", lambda a, b: a * b)])
 def test_partial_operations_combine_where_both_are_valid(real_tree_root, real_decoders, tmp_path, mnemonic, combine):
@@ -105,6 +111,7 @@ def test_partial_operations_combine_where_both_are_valid(real_tree_root, real_de
     assert grid_of(result, 20, 1, 3) == [[combine(1, 3), combine(2, 4), 7]]
 
 
+@pytest.mark.usefixtures("shared_real_exec")
 def test_a_scalar_word_is_decoded_by_our_encoding_model_and_executed(real_load, real_tree_root, real_decoders, tmp_path):
     from pto_docs.avs_examples import Decoder
     unit = real_load.catalog.find_instruction("SWI", "scalar")
@@ -127,6 +134,7 @@ def test_a_scalar_word_is_decoded_by_our_encoding_model_and_executed(real_load, 
     assert ["_PC", "0x0000000000000000", "0x0000000000000004"] in result["changed"]
 
 
+@pytest.mark.usefixtures("shared_real_exec")
 def test_assembly_text_runs_like_its_word(real_tree_root, real_decoders, tmp_path):
     """SWI written as text: the assembler gives the word (SrcL a2 = 4, SrcR a0 = 2, simm12 8), which runs as a given
     word would; the offset is in the form's units (SWI scales simm12 by its 4-byte access), so 512 + 8 * 4."""
@@ -145,6 +153,7 @@ def test_assembly_text_runs_like_its_word(real_tree_root, real_decoders, tmp_pat
     assert by_word["changed"] == by_text["changed"] and by_word["result"] == by_text["result"] == "ScalarExecution_Executed"
 
 
+@pytest.mark.usefixtures("shared_real_exec")
 @pytest.mark.parametrize("case,message", [
     ({"schema": "pto-docs.case.v2", "instruction": {"asm": "swi x5, [a0, 8]"}}, "'x5' is not a source register"),
     ({"schema": "pto-docs.case.v2", "instruction": {"asm": "swi a2, [a0, 4096]"}}, "out of range -2048..2047"),

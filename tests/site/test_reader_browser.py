@@ -14,6 +14,7 @@ from browser_checks import (
     WRAPPED_IDS_JS,
     measure,
     search,
+    without_search_index,
 )
 from conftest import SEED_PAGES
 
@@ -37,6 +38,7 @@ def page(chromium):
 
 
 def _widths_ok(page, base: str, pages: list[str]) -> list[str]:
+    without_search_index(page)
     bad = []
     for lang in LANGS:
         for path in pages:
@@ -58,6 +60,7 @@ def test_real_tree_no_page_scrolls_sideways(page, real_url):
 
 
 def _requirements_ok(page, base: str) -> list[str]:
+    without_search_index(page)
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(base + "requirements/")
     hrefs = page.eval_on_selector_all(".pto-requirement-pages a", "els => els.map(a => a.href)")
@@ -133,6 +136,7 @@ def test_zh_tsqrt_has_no_generated_english(page, request, url_fixture):
 
 @pytest.mark.parametrize("path", [SEED_PAGES["TMUL"], "instructions/scalar/alu/ADD/"])
 def test_register_labels_stay_inside_their_boxes(page, real_url, path):
+    without_search_index(page)
     for name, (w, h) in WIDTHS.items():
         measure(page, real_url + path, w, h)
         assert not page.evaluate(LABELS_OUTSIDE_JS), name

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, serve_directory
-from tests.site.browser_checks import WIDTHS, measure
+from tests.site.browser_checks import WIDTHS, measure, without_search_index
 
 pytestmark = pytest.mark.realtree
 
@@ -113,6 +113,7 @@ def test_example_pages_fit_desktop_and_phone_in_chromium(site_with_examples, chr
     httpd = serve_directory(site)
     try:
         page = chromium.new_page()
+        without_search_index(page)
         for mnemonic in ("SWI", "TMATMUL"):
             rel = _page(site, mnemonic).relative_to(site).as_posix()
             for lang in ("", "zh-CN/"):
