@@ -75,6 +75,12 @@ def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
     return memo.get(key, lambda: tuple(worked_examples(catalog)))
 
 
+def _completed(parts, made_here):
+    """The worker's SEMANTICS-PROSE findings with the report and id lookup this process made."""
+    import dataclasses
+    return dataclasses.replace(parts, trace_report=made_here[0], id_index=made_here[1]) if made_here else parts
+
+
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
                 avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
                 parallel: bool = False) -> BuildState:
@@ -103,7 +109,7 @@ checks the tree (load_helper.py)."""
     result = load_catalog(path, memo, previous=cached[1].result.tree if cached else None, preread=preread)
     diags = list(result.diagnostics)
     helper = None
-    examples = None
+    examples = made_here = None
     if parallel and not any(d.is_error for d in diags):
         from . import load_helper
         helper = load_helper.start(result.catalog, result.tree)
@@ -111,6 +117,8 @@ checks the tree (load_helper.py)."""
         from .. import model_checks
         examples = _examples(result.catalog, memo)
         model_checks.assembly(result.catalog, memo)
+        from .sitedata import group_examples
+        made_here = load_helper.catalog_parts(result.catalog, result.tree, group_examples(examples))
     try:
         try:
             from ..examples_check import consistency_diagnostics
@@ -125,7 +133,7 @@ checks the tree (load_helper.py)."""
             examples = _examples(result.catalog, memo)
         renderer = None if errors else SiteRenderer(result.catalog, result.tree, examples, templates_dir,
                                                      previous=previous, avs=avs, memo=memo,
-                                                     shared=helper.shared() if helper else None)
+                                                     shared=_completed(helper.shared(), made_here) if helper else None)
         if renderer is not None and helper is not None:
             renderer.prepare(made=helper.made())  # every page model, on both cores
     finally:

@@ -4,21 +4,18 @@ Loading is the stretch of a build that one core ran alone: parse, the consistenc
 then the page models. A forked worker (a ``concurrent.futures`` pool of one process with the fork context, so it
 shares the parsed catalog copy-on-write) runs two tasks meanwhile:
 
-1. what reads only the parsed catalog and is the same for every language (:class:`SharedParts`), two of which
-   used to be made once per language after the languages' processes forked:
-
-   * the SEMANTICS-PROSE findings, which run the tree's ASL on the interpreter (semantics_check.py: about
-     0.7 s with its verdict cached, seconds on a machine that has none);
-   * the traceability report the report page shows (trace.build_report);
-   * the id lookup of the search box (id_index.py);
+1. the SEMANTICS-PROSE findings (:class:`SharedParts`), which run the tree's ASL on the interpreter
+   (semantics_check.py: about 0.7 s with its verdict cached, seconds on a machine that has none), while this
+   process runs the other checks and makes the traceability report the report page shows and the id lookup of
+   the search box (:func:`catalog_parts`; both used to be made once per language, after the languages forked);
 
 2. the HTML of the English ADR bodies and the costly parts of instruction models (pages.helper_parts), taking
    instruction units from the end of the page order while this process builds models from the start
    (:class:`Meeting`), until the two meet; this process adopts what the worker made (SiteRenderer.prepare).
 
 So this process checks the tree while the worker runs the model, and the two share the page models however long
-the first task took (seconds longer on a machine without the verdict cache). The pages are the same either way: a worker that fails (or a platform without
-fork) only means this process makes those parts itself. ``mkdocs serve`` does not use it: its reloads are
+the first task took (seconds longer on a machine without the verdict cache). The pages are the same either way:
+a worker that fails (or a platform without fork) only means this process makes those parts itself. ``mkdocs serve`` does not use it: its reloads are
 incremental (site/build.py).
 """
 
@@ -44,30 +41,43 @@ class SharedParts:
     id_index: bytes | None  # id_index.id_index_json of the tree
 
 
-def shared_parts(catalog: Catalog, tree: SpecTree) -> SharedParts:
-    """The shared results, made in this process."""
+def shared_parts(catalog: Catalog, tree: SpecTree, only_semantics: bool = False) -> SharedParts:
+    """The shared results, made in this process (``only_semantics``: the SEMANTICS-PROSE findings alone, the
+    worker's part)."""
     from .. import model_checks
-    from .id_index import id_index_json
-    from .indexes import trace_available
-    semantics = model_checks.semantics(catalog)
+    findings = model_checks.semantics(catalog)
+    if only_semantics:
+        return SharedParts(findings, None, None)
     try:
         from ..examples import worked_examples
         examples = group_examples(tuple(worked_examples(catalog)))
     except ImportError:  # the executor is optional for the site
         examples = {}
-    report = None
-    if trace_available():
-        from ..trace import build_report
-        try:
-            report = build_report(catalog, tree, tuple(ex for group in examples.values() for ex in group))
-        except Exception:  # noqa: BLE001 - the renderer tries again and logs why the page is left out
-            report = None
-    return SharedParts(semantics, report, id_index_json(catalog, examples))
+    return SharedParts(findings, *catalog_parts(catalog, tree, examples))
+
+
+def catalog_parts(catalog: Catalog, tree: SpecTree, examples: dict) -> tuple[dict | None, bytes]:
+    """The traceability report and the id lookup (the parent makes them while the worker runs the model)."""
+    from .id_index import id_index_json
+    return trace_report(catalog, tree, examples), id_index_json(catalog, examples)
+
+
+def trace_report(catalog: Catalog, tree: SpecTree, examples: dict) -> dict | None:
+    """trace.build_report of the tree with its worked examples (grouped by unit), or None when the trace package
+    is missing or fails (the renderer then tries again and logs why the page is left out)."""
+    from .indexes import trace_available
+    if not trace_available():
+        return None
+    from ..trace import build_report
+    try:
+        return build_report(catalog, tree, tuple(ex for group in examples.values() for ex in group))
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _shared_task() -> SharedParts:
     catalog, tree, _meeting = _LENDING[-1]
-    return shared_parts(catalog, tree)
+    return shared_parts(catalog, tree, only_semantics=True)  # (the parent makes the rest meanwhile)
 
 
 def _parts_task():
@@ -124,7 +134,10 @@ class Helper:
         """Fork the worker; with ``models``, it also makes costly model parts (:class:`Meeting`)."""
         if not hasattr(os, "fork"):
             return self
+        from ..i18n import LOCALES, labels
         from .pages import HELPER_MIN
+        for locale in LOCALES:  # read once before the fork: the worker's id lookup and every page use them
+            labels(locale)
         context = multiprocessing.get_context("fork")
         units = sorted(self.catalog.units.values(), key=routes.unit_src)  # (SiteRenderer.units: page order)
         instructions = [u.id for u in units if u.is_instruction]
@@ -151,7 +164,7 @@ class Helper:
                 except Exception:  # noqa: BLE001 - a worker that failed costs time, never a page
                     pass
             if self._shared is None:
-                self._shared = shared_parts(self.catalog, self.tree)
+                self._shared = shared_parts(self.catalog, self.tree, only_semantics=True)
         return self._shared
 
     def parts(self):

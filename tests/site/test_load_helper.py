@@ -1,5 +1,5 @@
-"""render/load_helper.py: with ``parallel`` a forked worker makes the SEMANTICS-PROSE findings, the traceability
-report and the id lookup while the tree is checked, then the costly parts of its share of the page models; the
+"""render/load_helper.py: with ``parallel`` a forked worker makes the SEMANTICS-PROSE findings while the tree is
+checked (and the report and id lookup made), then the costly parts of its share of the page models; the
 diagnostics and pages are the same as a load that makes them in this process, and a failing worker costs nothing
 but time."""
 
@@ -33,9 +33,9 @@ def _counting(monkeypatch) -> list:
     made_here = []
     original = load_helper.shared_parts
 
-    def counted(catalog, tree):
+    def counted(catalog, tree, **options):
         made_here.append(1)  # (a forked worker's calls are counted in its own memory, not here)
-        return original(catalog, tree)
+        return original(catalog, tree, **options)
     monkeypatch.setattr(load_helper, "shared_parts", counted)
     return made_here
 
