@@ -75,12 +75,6 @@ def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
     return memo.get(key, lambda: tuple(worked_examples(catalog)))
 
 
-def _completed(parts, made_here):
-    """The worker's SEMANTICS-PROSE findings with the report and id lookup this process made."""
-    import dataclasses
-    return dataclasses.replace(parts, trace_report=made_here[0], id_index=made_here[1]) if made_here else parts
-
-
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
                 avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
                 parallel: bool = False) -> BuildState:
@@ -123,7 +117,7 @@ checks the tree (load_helper.py)."""
         try:
             from ..examples_check import consistency_diagnostics
             diags += consistency_diagnostics(result.catalog, memo,
-                                             semantics=(lambda: helper.shared().semantics) if helper else None)
+                                             semantics=helper.semantics if helper else None)
         except ImportError:
             pass
         errors = [d for d in diags if d.is_error]
@@ -133,7 +127,7 @@ checks the tree (load_helper.py)."""
             examples = _examples(result.catalog, memo)
         renderer = None if errors else SiteRenderer(result.catalog, result.tree, examples, templates_dir,
                                                      previous=previous, avs=avs, memo=memo,
-                                                     shared=_completed(helper.shared(), made_here) if helper else None)
+                                                     shared=load_helper.SharedParts(helper.semantics(), *made_here) if helper else None)
         if renderer is not None and helper is not None:
             renderer.prepare(made=helper.made())  # every page model, on both cores
     finally:

@@ -4,7 +4,7 @@ Loading is the stretch of a build that one core ran alone: parse, the consistenc
 then the page models. A forked worker (a ``concurrent.futures`` pool of one process with the fork context, so it
 shares the parsed catalog copy-on-write) runs two tasks meanwhile:
 
-1. the SEMANTICS-PROSE findings (:class:`SharedParts`), which run the tree's ASL on the interpreter
+1. the SEMANTICS-PROSE findings (:func:`semantics`), which run the tree's ASL on the interpreter
    (semantics_check.py: about 0.7 s with its verdict cached, seconds on a machine that has none), while this
    process runs the other checks and makes the traceability report the report page shows and the id lookup of
    the search box (:func:`catalog_parts`; both used to be made once per language, after the languages forked);
@@ -15,8 +15,8 @@ shares the parsed catalog copy-on-write) runs two tasks meanwhile:
 
 So this process checks the tree while the worker runs the model, and the two share the page models however long
 the first task took (seconds longer on a machine without the verdict cache). The pages are the same either way:
-a worker that fails (or a platform without fork) only means this process makes those parts itself. ``mkdocs serve`` does not use it: its reloads are
-incremental (site/build.py).
+a worker that fails (or a platform without fork) only means this process makes those parts itself.
+``mkdocs serve`` does not use it: its reloads are incremental (site/build.py).
 """
 
 from __future__ import annotations
@@ -29,31 +29,22 @@ from dataclasses import dataclass
 from ..model import Catalog
 from ..sources.tree import SpecTree
 from . import routes
-from .sitedata import SiteData, group_examples
+from .sitedata import SiteData
 
 _LENDING: list = []  # (catalog, tree, meeting) the forked worker reads: set only around the first submit
 
 
 @dataclass(frozen=True)
 class SharedParts:
-    semantics: tuple  # semantics_check.SemanticsFinding of the tree
+    semantics: tuple  # semantics_check.SemanticsFinding of the tree (made by the worker)
     trace_report: dict | None  # trace.build_report of the tree (None: the renderer makes it, or logs why not)
     id_index: bytes | None  # id_index.id_index_json of the tree
 
 
-def shared_parts(catalog: Catalog, tree: SpecTree, only_semantics: bool = False) -> SharedParts:
-    """The shared results, made in this process (``only_semantics``: the SEMANTICS-PROSE findings alone, the
-    worker's part)."""
+def semantics(catalog: Catalog) -> tuple:
+    """The worker's first task: the tree's SEMANTICS-PROSE findings (model_checks.semantics)."""
     from .. import model_checks
-    findings = model_checks.semantics(catalog)
-    if only_semantics:
-        return SharedParts(findings, None, None)
-    try:
-        from ..examples import worked_examples
-        examples = group_examples(tuple(worked_examples(catalog)))
-    except ImportError:  # the executor is optional for the site
-        examples = {}
-    return SharedParts(findings, *catalog_parts(catalog, tree, examples))
+    return model_checks.semantics(catalog)
 
 
 def catalog_parts(catalog: Catalog, tree: SpecTree, examples: dict) -> tuple[dict | None, bytes]:
@@ -75,9 +66,9 @@ def trace_report(catalog: Catalog, tree: SpecTree, examples: dict) -> dict | Non
         return None
 
 
-def _shared_task() -> SharedParts:
-    catalog, tree, _meeting = _LENDING[-1]
-    return shared_parts(catalog, tree, only_semantics=True)  # (the parent makes the rest meanwhile)
+def _semantics_task() -> tuple:
+    catalog, _tree, _meeting = _LENDING[-1]
+    return semantics(catalog)
 
 
 def _parts_task():
@@ -125,10 +116,10 @@ class Helper:
     def __init__(self, catalog: Catalog, tree: SpecTree):
         self.catalog, self.tree = catalog, tree
         self.pool: cf.ProcessPoolExecutor | None = None
-        self.shared_future: cf.Future | None = None
+        self.semantics_future: cf.Future | None = None
         self.parts_future: cf.Future | None = None
         self.meeting: Meeting | None = None  # the instruction units the worker and this process share
-        self._shared: SharedParts | None = None
+        self._semantics: tuple | None = None
 
     def start(self, models: bool = True) -> Helper:
         """Fork the worker; with ``models``, it also makes costly model parts (:class:`Meeting`)."""
@@ -146,7 +137,7 @@ class Helper:
         self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context)
         _LENDING.append((self.catalog, self.tree, self.meeting))
         try:
-            self.shared_future = self.pool.submit(_shared_task)  # (the worker is forked here)
+            self.semantics_future = self.pool.submit(_semantics_task)  # (the worker is forked here)
             if self.meeting is not None:
                 self.parts_future = self.pool.submit(_parts_task)  # (then runs this)
         except Exception:  # noqa: BLE001 - no worker: this process makes everything
@@ -156,16 +147,16 @@ class Helper:
             _LENDING.pop()
         return self
 
-    def shared(self) -> SharedParts:
-        if self._shared is None:
-            if self.shared_future is not None:
+    def semantics(self) -> tuple:
+        if self._semantics is None:
+            if self.semantics_future is not None:
                 try:
-                    self._shared = self.shared_future.result()
+                    self._semantics = self.semantics_future.result()
                 except Exception:  # noqa: BLE001 - a worker that failed costs time, never a page
                     pass
-            if self._shared is None:
-                self._shared = shared_parts(self.catalog, self.tree, only_semantics=True)
-        return self._shared
+            if self._semantics is None:
+                self._semantics = semantics(self.catalog)
+        return self._semantics
 
     def parts(self):
         """(costly parts by unit id, English ADR body HTML, highlight cache entries) the worker made; empty ones
@@ -189,7 +180,7 @@ class Helper:
         if self.pool is None:
             return
         pool, self.pool = self.pool, None
-        if any(f is not None and not f.done() for f in (self.shared_future, self.parts_future)):
+        if any(f is not None and not f.done() for f in (self.semantics_future, self.parts_future)):
             for process in list(getattr(pool, "_processes", {}).values()):  # (no public API before 3.14)
                 process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)

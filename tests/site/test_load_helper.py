@@ -31,12 +31,12 @@ def _outcome(state) -> dict:
 
 def _counting(monkeypatch) -> list:
     made_here = []
-    original = load_helper.shared_parts
+    original = load_helper.semantics
 
-    def counted(catalog, tree, **options):
+    def counted(catalog):
         made_here.append(1)  # (a forked worker's calls are counted in its own memory, not here)
-        return original(catalog, tree, **options)
-    monkeypatch.setattr(load_helper, "shared_parts", counted)
+        return original(catalog)
+    monkeypatch.setattr(load_helper, "semantics", counted)
     return made_here
 
 
@@ -59,7 +59,7 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
     monkeypatch.setattr(instruction, "costly_parts", counted)
     monkeypatch.setattr(pages, "costly_parts", counted)
     state = build_state(SPEC_ROOT, parallel=True)
-    assert made_here == []  # the worker made the shared parts
+    assert made_here == []  # the worker ran the model
     assert "_trace_report" in state.renderer.__dict__ and "_id_index" in state.renderer.__dict__
     r = state.renderer
     instructions = [u.id for u in r.units if u.is_instruction]
@@ -74,7 +74,7 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
 def test_a_failing_worker_leaves_them_to_this_process(monkeypatch):
     expected = _outcome(build_state(SPEC_ROOT))
     made_here = _counting(monkeypatch)
-    monkeypatch.setattr(load_helper, "_shared_task", lambda: 1 / 0)
+    monkeypatch.setattr(load_helper, "_semantics_task", lambda: 1 / 0)
     monkeypatch.setattr(load_helper, "_parts_task", lambda unit_ids: 1 / 0)
     from pto_docs.render import pages
     monkeypatch.setattr(pages, "HELPER_MIN", 1)
