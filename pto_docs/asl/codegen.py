@@ -27,6 +27,7 @@ class CodeGen:
     def __init__(self, program, locals_: set[str]):
         self.program = program
         self.locals = locals_
+        self.owned: set[str] = set()  # locals whose aggregate only this frame refers to (StmtGen.returned)
         self.lines: list[str] = []
         self.consts: list = program.codegen_consts
         self.tmp = 0
@@ -91,8 +92,15 @@ class CodeGen:
         return getattr(self, "x_" + e[0])(e)
 
     def rhs(self, e) -> str:
+        """An expression whose value is bound to a new owner: an aggregate read from storage is copied, also
+        when it is a branch of a conditional or a part of a tuple (ASL has value semantics)."""
+        tag = e[0]
+        if tag in ("if", "tuple") and self.value(e) is _NO:
+            if tag == "if":
+                return f"({self.rhs(e[3])} if {self.expr(e[2])} else {self.rhs(e[4])})"
+            return "(" + "".join(self.rhs(x) + ", " for x in e[2]) + ")"
         code = self.expr(e)
-        if e[0] in PATH_TAGS and self.value(e) is _NO:
+        if tag in PATH_TAGS and self.value(e) is _NO:
             return f"_cp({code})"
         return code
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .codegen import CodeGen
+from .codegen import _NO, CodeGen
 from .errors import AslCompileError
 
 
@@ -18,7 +18,19 @@ class StmtGen(CodeGen):
         self.emit(d, "pass")
 
     def s_return(self, s, d):
-        self.emit(d, "return" if s[2] is None else f"return {self.rhs(s[2])}")
+        self.emit(d, "return" if s[2] is None else f"return {self.returned(s[2])}")
+
+    def returned(self, e) -> str:
+        """The returned value: a local this frame owns (a declared local, or a parameter copied on entry) is
+        handed over without a copy (nothing else refers to it, and the frame ends); anything else as ``rhs``."""
+        if e[0] == "var" and e[2] in self.owned:
+            return "l_" + e[2]
+        if e[0] == "tuple" and self.value(e) is _NO:
+            names = [x[2] for x in e[2] if x[0] == "var"]
+            # a local named twice in one tuple would give the caller two names for one aggregate
+            return "(" + "".join((self.returned(x) if x[0] != "var" or names.count(x[2]) == 1 else self.rhs(x))
+                                 + ", " for x in e[2]) + ")"
+        return self.rhs(e)
 
     def s_callstmt(self, s, d):
         self.emit(d, self.x_call(("call", s[1], s[2], s[3], s[4])))
@@ -35,7 +47,7 @@ class StmtGen(CodeGen):
             self.emit(d, "raise AslError('rethrow outside a catcher is not supported')")
             return
         name = s[2][2] if s[2][0] == "record" else "exception"
-        self.emit(d, f"raise AslThrow({self.expr(s[2])}, {name!r})")
+        self.emit(d, f"raise AslThrow({self.rhs(s[2])}, {name!r})")
 
     def s_print(self, s, d):
         parts = " + ".join(f"_fmt({self.expr(a)})" for a in s[2]) or "''"

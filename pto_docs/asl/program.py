@@ -57,39 +57,42 @@ def _coarse(ty):
     return ty[0]
 
 
-def _declared_names(stmts, out):
+def _declared_names(stmts, out, owned_only: bool = False):
+    """The local names the statements declare; with ``owned_only`` only those of ``var``/``let``/``constant``
+    declarations, whose aggregates the frame owns (every value bound to them is a copy or a fresh value)."""
     for s in stmts:
         tag = s[0]
         if tag == "decl":
             if isinstance(s[3], str):
                 out.append(s[3])
-            else:
+            elif not owned_only:  # (a tuple's parts are not copied: copy_value keeps tuples as they are)
                 out.extend(n for n in s[3] if n is not None)
         elif tag == "vars":
             out.extend(s[2])
         elif tag == "for":
-            out.append(s[2])
-            _declared_names(s[7], out)
+            if not owned_only:
+                out.append(s[2])
+            _declared_names(s[7], out, owned_only)
         elif tag == "if":
-            _declared_names(s[3], out)
-            _declared_names(s[4], out)
+            _declared_names(s[3], out, owned_only)
+            _declared_names(s[4], out, owned_only)
         elif tag == "case":
             for alt in s[3]:
-                _declared_names(alt[3], out)
+                _declared_names(alt[3], out, owned_only)
             if s[4]:
-                _declared_names(s[4], out)
+                _declared_names(s[4], out, owned_only)
         elif tag in ("while",):
-            _declared_names(s[4], out)
+            _declared_names(s[4], out, owned_only)
         elif tag == "repeat":
-            _declared_names(s[2], out)
+            _declared_names(s[2], out, owned_only)
         elif tag == "try":
-            _declared_names(s[2], out)
+            _declared_names(s[2], out, owned_only)
             for name, _, body in s[3]:
-                if name:
+                if name and not owned_only:
                     out.append(name)
-                _declared_names(body, out)
+                _declared_names(body, out, owned_only)
             if s[4]:
-                _declared_names(s[4], out)
+                _declared_names(s[4], out, owned_only)
 
 
 def _assigned_roots(stmts, out):
@@ -229,6 +232,11 @@ class Program:
         self._initial = values
         self._copy_cost = [copy_cost(v, RESTORE_WHOLE_LIMIT) for v in values] if values is not None else []
 
+    @property
+    def copy_costs(self) -> list[int]:
+        """Per global of the initial state: what copying it whole costs (values.copy_cost, capped)."""
+        return self._copy_cost
+
     def reset(self):
         """Restore every storage path written since the last reset to its fresh-run value.
 
@@ -268,6 +276,10 @@ class Program:
         gen = StmtGen(self, set(names) | set(locals_))
         mutated: set[str] = set()
         _assigned_roots(body, mutated)
+        owned: list[str] = []
+        _declared_names(body, owned, owned_only=True)
+        # returned without a copy: the declared locals and the parameters copied on entry (below)
+        gen.owned = set(owned) | {n for n in names if n in mutated}
         gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
         for n in names:
             if n in mutated:

@@ -162,6 +162,52 @@ begin
     return 0;
 end;
 """,
+    "aggregates_never_alias": """
+type Rec of record { a: integer, items: array [[2]] of integer };
+var G : Rec;
+
+func Twice() => (Rec, Rec)
+begin
+    var x = Rec { a = 1, items = G.items };
+    return (x, x);
+end;
+
+func Same(r: Rec) => Rec
+begin
+    return r;
+end;
+
+func Fresh(r: Rec) => Rec
+begin
+    var x = r;
+    x.a = x.a + 1;
+    return x;
+end;
+
+func main() => integer
+begin
+    let c = TRUE;
+    var p = Rec { a = 1, items = G.items };
+    var q = if c then p else p;
+    q.a = 10;
+    q.items[[0]] = 10;
+    println p.a, " ", p.items[[0]], " ", q.a;
+    var (s, t) = (p, p);
+    s.a = 20;
+    println p.a, " ", t.a, " ", s.a;
+    var (u, v) = Twice();
+    u.a = 30;
+    u.items[[1]] = 30;
+    println v.a, " ", v.items[[1]];
+    var w = Same(G);
+    w.items[[1]] = 40;
+    println G.items[[1]], " ", w.items[[1]];
+    var y = Fresh(p);
+    y.items[[0]] = 50;
+    println p.a, " ", p.items[[0]], " ", y.a, " ", y.items[[0]];
+    return 0;
+end;
+""",
     "array_index_out_of_range": """
 var A : array [[4]] of integer;
 
