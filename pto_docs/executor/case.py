@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..schema_registry import fast_check
 from . import bundle as bundle_mod
 from . import dtypes, engine, state
 from .bundle import Bundle
@@ -43,9 +44,18 @@ def _pointer(path) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
+def _fast_valid(name: str, instance) -> bool:
+    """True when the compiled yes/no check (schema_registry.fast_check) accepts ``instance``; False sends it to
+    jsonschema, which decides and words the error."""
+    check = fast_check(name.removesuffix(".schema.json"))
+    return check is not None and check(instance)
+
+
 def validate_schema(case) -> None:
     if not isinstance(case, dict):
         raise CaseError("a case must be a JSON/YAML object", "", "EXEC-SCHEMA")
+    if _fast_valid("case.schema.json", case):
+        return
     errors = sorted(_validator("case.schema.json").iter_errors(case),
                     key=lambda e: (len(list(e.absolute_path)), list(map(str, e.absolute_path))))
     if errors:
@@ -54,7 +64,8 @@ def validate_schema(case) -> None:
 
 
 def validate_result(result: dict) -> None:
-    _validator("result.schema.json").validate(result)
+    if not _fast_valid("result.schema.json", result):
+        _validator("result.schema.json").validate(result)
 
 
 # ------------------------------------------------------------ elements
