@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import sys
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -185,6 +186,21 @@ _SESSION: Session | None = None
 WORKER_MEMORY = 6 * 1024**3
 
 
+def _start_worker(parent: int) -> None:
+    """Pool initializer: cap the worker's memory, and end it when ``parent`` ends (Linux ``PR_SET_PDEATHSIG``;
+    a run stopped by SIGTERM would otherwise leave its workers waiting for tasks)."""
+    _cap_memory()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 def _cap_memory() -> None:
     import resource
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -235,7 +251,8 @@ def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = 
         # Longest first (estimated by the size of the generated validation code a test calls), each test
         # its own task: the slow generated-validation points do not end up queued behind each other.
         ordered = sorted(points, key=lambda p: -_cost(p, model))
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_cap_memory) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_worker,
+                                 initargs=(os.getpid(),)) as pool:
             futures = [pool.submit(_worker_run, point) for point in ordered]
             for future in as_completed(futures):
                 result = future.result()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from ..model import Catalog
 from ..sources.tree import SpecTree
+from ..workers import pool_options
 from . import routes
 from .sitedata import SiteData
 
@@ -134,7 +135,7 @@ class Helper:
         instructions = [u.id for u in units if u.is_instruction]
         if models and len(instructions) >= HELPER_MIN:
             self.meeting = Meeting(instructions, context)
-        self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context)
+        self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context, **pool_options())
         _LENDING.append((self.catalog, self.tree, self.meeting))
         try:
             self.semantics_future = self.pool.submit(_semantics_task)  # (the worker is forked here)

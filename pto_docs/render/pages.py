@@ -31,6 +31,7 @@ from ..frozen import canonical_sha256, pretty_json, sha256_text, thaw
 from ..i18n import Localized, Translator, labels
 from ..model import Catalog, Unit
 from ..sources.tree import SpecTree
+from ..workers import pool_options
 from . import routes
 from .adr_links import front_links
 from .adr_links import rewrite as rewrite_adr_links
@@ -568,7 +569,7 @@ def _costly_parts_in_helper(renderer: SiteRenderer) -> tuple[dict, dict, dict]:
     given = helper_share([u for u in renderer.units if u.id not in renderer._models])
     if not given:
         return {}, {}, {}
-    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"), **pool_options())
     _LENDING.append(renderer)
     try:
         future = pool.submit(_helper_task, [u.id for u in given])  # (forked here, sharing the loaded catalog)

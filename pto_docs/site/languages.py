@@ -24,6 +24,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 from ..progress import current as current_progress
+from ..workers import pool_options
 from . import output
 from .logs import Prefix
 from .serve import WrittenPages
@@ -105,7 +106,7 @@ class Languages:
                     site = target = output.language_staging_dir(self.config.site_dir, locale)
                     shutil.rmtree(site, ignore_errors=True)
                 read_fd, write_fd = os.pipe()
-                pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context)
+                pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context, **pool_options())
                 future = pool.submit(_build_language, locale, site, write_fd)  # (the worker is forked here)
                 os.close(write_fd)
                 os.set_blocking(read_fd, False)

@@ -71,6 +71,23 @@ def server(tmp_path):
             process.kill()
             process.wait()
         log.close()
+        # its language worker ends with it (SIGTERM reaches only the server, not its process group)
+        _until(lambda: not _serving_processes(port), "the stopped server's worker processes to end", limit=15)
+
+
+def _serving_processes(port: int) -> list[int]:
+    """Processes still serving on ``port`` (read from /proc: the command lines naming it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"serve" in command and f"127.0.0.1:{port}".encode() in command:
+            found.append(int(entry.name))
+    return found
 
 
 def test_a_broken_record_keeps_the_last_good_site_and_recovers(server):
