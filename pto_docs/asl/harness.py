@@ -11,7 +11,6 @@ import io
 import json
 import os
 import re
-import sys
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -21,6 +20,7 @@ from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslU
 from .fresh_reset import remember_fresh_reset
 from .lexer import AslSyntaxError
 from .model import Model, Unit, load_model
+from .parent import die_with_parent
 from .parser import parse
 from .probe import Probe, step_json
 from .profiles import bind_profile
@@ -187,18 +187,9 @@ WORKER_MEMORY = 6 * 1024**3
 
 
 def _start_worker(parent: int) -> None:
-    """Pool initializer: cap the worker's memory, and end it when ``parent`` ends (Linux ``PR_SET_PDEATHSIG``;
-    a run stopped by SIGTERM would otherwise leave its workers waiting for tasks)."""
+    """Pool initializer: cap the worker's memory, and end it when ``parent`` ends."""
     _cap_memory()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            import signal
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
-        except (OSError, AttributeError):
-            return
-        if os.getppid() != parent:
-            os._exit(1)
+    die_with_parent(parent)
 
 
 def _cap_memory() -> None:

@@ -231,8 +231,9 @@ class Probe:
         The paths are walked as a tree, one global at a time, without the sorting and prefix tests of a walk
         path by path. A global with more written paths than a copy of it costs (``Program.copy_costs``, what a
         reset goes by) is first compared whole, in C, and passed over when equal: a test's reset rewrites some
-        13,000 paths, most of them in a few globals, with the values they already had. When there are more than MAX_LEAVES leaves, which ones are kept depends on the order
-        of the walk: the path-by-path walk below decides, as it always has."""
+        13,000 paths, most of them in a few globals, with the values they already had. When there are more than
+        MAX_LEAVES leaves, which ones are kept depends on the order of the walk: the path-by-path walk below
+        decides, as it always has."""
         G, out, whole = self.program.G, [], self.program.copy_costs
         by_global: dict[int, list[tuple]] = {}
         for path in paths:
