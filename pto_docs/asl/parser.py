@@ -308,9 +308,19 @@ class Parser:
         return self.binary(1)
 
     def binary(self, level: int):
-        if level > 6:
-            return self.unary()
-        left = self.binary(level + 1)
+        """An expression of operators of precedence ``level`` and above. The same tree as descending one
+        level at a time (``binary(L) = ops of level L over binary(L + 1)``), without the six nested calls an
+        operand followed by no operator (most of them) would cost: the levels above the next operator's have
+        nothing to take."""
+        left = self.unary()
+        top = PREC.get(self.kinds[self.i])
+        if top is None or top < level:
+            return left
+        for current in range(top, level - 1, -1):
+            left = self._operators_of_level(current, left)
+        return left
+
+    def _operators_of_level(self, level: int, left):
         first_op = None
         while True:
             op = self.kinds[self.i]

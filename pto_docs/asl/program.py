@@ -245,15 +245,21 @@ class Program:
         (``values.copy_cost``) is copied whole instead: the same value, cheaper (``ResetProfileState`` writes
         each of the 4,096 memory bytes one by one; a whole copy of that flat list is one ``list()``).
         """
+        self.restore_written()
+        self.steps[0] = self.step_budget
+
+    def restore_written(self):
+        """``reset`` without renewing the step budget: the state part of it (``dirty`` is empty after)."""
         G, initial, whole = self.G, self._initial, self._copy_cost
         n = len(initial)
+        dirty = self.dirty
         by_global: dict[int, list[tuple]] = {}
-        for path in self.dirty:
+        for path in dirty:
             by_global.setdefault(path[0], []).append(path)
         for j, paths in by_global.items():
             if j >= n:
                 continue
-            if len(paths) >= whole[j] or any(len(path) == 1 for path in paths):
+            if len(paths) >= whole[j] or (j,) in dirty:
                 G[j] = copy_value(initial[j])
                 continue
             paths.sort(key=len)
@@ -263,7 +269,6 @@ class Program:
                     target, source = target[key], source[key]
                 target[path[-1]] = copy_value(source[path[-1]])
         self.dirty.clear()
-        self.steps[0] = self.step_budget
 
     # functions --------------------------------------------------------------------------------
     def compile_python(self, fn: Function):
