@@ -54,19 +54,55 @@ def catalog_load():
 
 
 @pytest.fixture(scope="session")
-def real_site(real_tree_root, tmp_path_factory) -> Path:
+def real_avs_examples(real_tree_root, tmp_path_factory, request):
+    """``pto-docs avs --examples`` of the real tree under the ieee profile, for the points worked examples come
+    from (kinds execution and fault): ``(results path, document)``. None without the tree's generated decoders
+    (PTO_DOCS_AVS_DECODERS), unless PTO_DOCS_REQUIRE_REAL_TREE=1 makes that a failure."""
+    import contextlib
+    import io
+    import json
+    try:
+        decoders = request.getfixturevalue("real_decoders")
+    except pytest.skip.Exception:
+        return None
+    from pto_docs.cli import main
+    work = tmp_path_factory.mktemp("avs-examples")
+    results = work / "avs.json"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["avs", str(real_tree_root), "--decoders", str(decoders), "--profile", "ieee", "--examples",
+                     "--kind", "execution", "--kind", "fault", "-q", "--cache-dir", str(work / "cache"),
+                     "--json", str(results)])
+    assert code in (0, 1) and "Traceback" not in err.getvalue(), err.getvalue()
+    return results, json.loads(results.read_text("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def real_site(real_tree_root, real_avs_examples, tmp_path_factory) -> Path:
     """The whole bilingual site of the real tree, built once per session the way a pto-spec maintainer would:
-    a copy of the checkout, `pto-docs init` (the minimal mkdocs.yml at its root), `mkdocs build`. Shared by
-    every real-tree site test."""
+    a copy of the checkout, `pto-docs init` (the minimal mkdocs.yml at its root), the worked examples of
+    ``real_avs_examples`` added to it (``avs_results``; when there are any), `mkdocs build`. Shared by every
+    real-tree site test."""
     import subprocess
     import sys
     root = tmp_path_factory.mktemp("real") / "pto-spec"
     shutil.copytree(real_tree_root, root, symlinks=True, ignore=shutil.ignore_patterns(".git", "site"))
     env = {**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"}
-    for command in (["pto_docs.cli", "init", "."], ["mkdocs", "build", "-q"]):
+
+    def run(*command):
         result = subprocess.run([sys.executable, "-m", *command], cwd=root, env=env, capture_output=True,
                                 text=True, timeout=1800)
         assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+
+    run("pto_docs.cli", "init", ".")
+    config = root / "mkdocs.yml"
+    text = config.read_text("utf-8")
+    assert "      spec_root: .\n" in text
+    if real_avs_examples is not None:
+        results = real_avs_examples[0]
+        config.write_text(text.replace("      spec_root: .\n", f"      spec_root: .\n      avs_results: {results}\n", 1),
+                          "utf-8")
+    run("mkdocs", "build", "-q")
     return root / "site"
 
 
@@ -124,7 +160,8 @@ def real_decoders() -> Path:
 # Each file is one unit of work, as with --dist loadfile, except the files that share a costly session fixture:
 # they go to one worker together, so the fixture is made once per run instead of once per worker.
 SHARED_GROUPS = {
-    "tests/site/test_real_tree_site.py": "real-site",  # real_site (tests/site/conftest.py): a real-tree build
+    "tests/site/test_real_tree_site.py": "real-site",  # real_site (above): the real tree's site, with examples
+    "tests/site/test_realtree_avs_examples.py": "real-site",  # real_avs_examples, and real_site
     "tests/site/test_links.py": "real-site",
     "tests/site/test_reader_browser.py": "real-site",
     "tests/executor/test_exec_v2_realtree.py": "real-exec",  # shared_real_exec (tests/executor/conftest.py)
@@ -133,9 +170,8 @@ SHARED_GROUPS = {
 # The units that take a minute or more (measured with --durations), costliest first. They are handed out
 # before all others, so that the run never ends with one worker alone on one of them.
 SLOW_FIRST = (
-    "tests/site/test_realtree_avs_examples.py",  # `pto-docs avs --examples` of the real tree, its site
+    "real-site",  # `pto-docs avs --examples` of the real tree, then its site with those examples, in chromium
     "tests/asl/test_realtree.py",  # every AVS point of the real tree (pto-v0)
-    "real-site",
     "real-exec",
     "tests/executor/test_tcvt.py",
     "tests/test_package.py",

@@ -49,10 +49,13 @@ def outside(tmp_path_factory) -> Path:
 
 def _check_site(site: Path) -> None:
     css = (REPO / "site_src/assets/pto-docs.css").read_bytes()
+    script = (REPO / "site_src/assets/pto-search.js").read_bytes()
     for lang in ("", "zh-CN/"):
         assert 'lang="' + ("zh" if lang else "en") in (site / lang / "index.html").read_text("utf-8")
         assert (site / lang / "assets/pto-docs.css").read_bytes() == css
         assert "assets/pto-docs.css" in (site / lang / "index.html").read_text("utf-8")
+        assert (site / lang / "assets/pto-search.js").read_bytes() == script  # the page loads it
+        assert "assets/pto-search.js" in (site / lang / "index.html").read_text("utf-8")
         tmul = site / lang / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html"
         assert "<svg" in tmul.read_text("utf-8")
 

@@ -104,7 +104,7 @@ def check_mkdocs_config(config) -> None:
 def adopt_site_settings(config) -> None:
     """Register what the pages need, without clashing with the user's own settings: our theme overrides go
     right after a user's ``custom_dir`` (so a user's template wins) and before Material's; our stylesheet is
-    added to ``extra_css`` (the file itself is added by :func:`stylesheet_file` when docs_dir lacks it); the
+    added to ``extra_css`` (the file itself is added by ``pages.PageEvents.docs_dir_files`` when docs_dir lacks it); the
     Markdown extensions and Material features the pages are written for are added where missing (a user's
     own settings for them stay)."""
     dirs = config.theme.dirs

@@ -22,7 +22,7 @@ from ..i18n import labels
 from ..progress import current as current_progress
 from ..render import routes
 from ..render.navigation import navigation
-from ..resources import SITE_SRC_DIR, STYLESHEET
+from ..resources import SEARCH_SCRIPT, SITE_SRC_DIR, STYLESHEET
 from . import output, serve
 from .config import DOCS_SECTION, docs_dir_in_spec_root
 from .serve import WrittenPages
@@ -42,7 +42,8 @@ class PageEvents:
     def docs_dir_files(self, files, config) -> None:
         """The pages of a docs_dir inside the spec root (upstream's docs/, the sources of its own portal):
         ``docs: ignore`` leaves them out; ``docs: include`` keeps them under docs/ (never on a generated route).
-        Our stylesheet is added when docs_dir does not hold it."""
+        Our stylesheet and search script are added when docs_dir does not hold them (a maintainer's own
+        mkdocs.yml)."""
         if docs_dir_in_spec_root(config, self.spec_root(config)):
             docs_dir = os.path.abspath(config.docs_dir)
             for file in [f for f in files if f.abs_src_path and Path(f.abs_src_path).is_relative_to(docs_dir)]:
@@ -58,6 +59,8 @@ class PageEvents:
             files.append(File.generated(config, STYLESHEET, content=css))
         elif existing is None:
             files.append(File.generated(config, STYLESHEET, abs_src_path=str(SITE_SRC_DIR / STYLESHEET)))
+        if files.get_file_from_path(SEARCH_SCRIPT) is None:
+            files.append(File.generated(config, SEARCH_SCRIPT, abs_src_path=str(SITE_SRC_DIR / SEARCH_SCRIPT)))
 
     def files(self, files, config):
         from .cache import PageCache, build_signature

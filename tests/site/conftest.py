@@ -31,21 +31,12 @@ def renderer(loaded):
     return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
 
 
-# a PTO-ISA/pto-spec checkout for the real-tree site tests (skipped without one)
-REAL_TREE = os.environ.get("PTO_SPEC_CHECKOUT")
+# the real tree's site: the session fixture ``real_site`` of tests/conftest.py (the maintainer's minimal mkdocs.yml)
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     return _build(tmp_path_factory.mktemp("site"), SPEC_ROOT)
-
-
-@pytest.fixture(scope="session")
-def real_site(tmp_path_factory) -> Path:
-    """One bilingual build of the PTO_SPEC_CHECKOUT tree per test session."""
-    if not REAL_TREE:
-        pytest.skip("PTO_SPEC_CHECKOUT names no pto-spec checkout")
-    return _build(tmp_path_factory.mktemp("real-site"), Path(REAL_TREE))
 
 
 def _build(site: Path, spec_root: Path) -> Path:

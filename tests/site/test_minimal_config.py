@@ -41,6 +41,9 @@ def test_minimal_config_builds_both_languages_with_our_stylesheet_and_overrides(
         home = (ignored / lang / "index.html").read_text("utf-8")
         assert 'href="' in home and "assets/pto-docs.css" in home
         assert (ignored / lang / "assets/pto-docs.css").read_bytes() == css
+        # the exact-id search the page loads (templates/overrides/main.html) is in the site too
+        assert "assets/pto-search.js" in home
+        assert (ignored / lang / "assets/pto-search.js").read_bytes() == (REPO / "site_src/assets/pto-search.js").read_bytes()
     # our language switch override (templates/overrides/partials/alternate.html) links the other language
     assert 'hreflang="zh-CN"' in (ignored / "index.html").read_text("utf-8")
     assert any(ignored.rglob("*.html")) and "<svg" in "".join(p.read_text("utf-8") for p in ignored.rglob("instructions/**/index.html"))

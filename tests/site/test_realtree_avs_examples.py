@@ -8,14 +8,11 @@ import contextlib
 import io
 import json
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, serve_directory
+from tests.conftest import serve_directory
 from tests.site.browser_checks import WIDTHS, measure, without_search_index
 
 pytestmark = pytest.mark.realtree
@@ -29,18 +26,10 @@ PAGES = {  # a page of each surface, and an encoding alias that borrows its carr
 
 
 @pytest.fixture(scope="module")
-def examples_run(real_tree_root, real_decoders, tmp_path_factory):
-    from pto_docs.cli import main
-    work = tmp_path_factory.mktemp("avs-examples")
-    results = work / "avs.json"
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        # the points worked examples come from (the issue's scenarios): about 60 % of the run's time
-        code = main(["avs", str(real_tree_root), "--decoders", str(real_decoders), "--profile", "ieee", "--examples",
-                     "--kind", "execution", "--kind", "fault", "-q", "--cache-dir", str(work / "cache"),
-                     "--json", str(results)])
-    assert code in (0, 1) and "Traceback" not in err.getvalue(), err.getvalue()
-    return results, json.loads(results.read_text("utf-8"))
+def examples_run(real_avs_examples):
+    if real_avs_examples is None:
+        pytest.skip("set PTO_DOCS_AVS_DECODERS to the real tree's generated decoder ASL")
+    return real_avs_examples
 
 
 def test_the_report_lists_an_example_for_every_surface_and_none_failing(real_tree_root, examples_run):
@@ -66,23 +55,9 @@ def test_the_report_lists_an_example_for_every_surface_and_none_failing(real_tre
 
 
 @pytest.fixture(scope="module")
-def site_with_examples(real_tree_root, examples_run, tmp_path_factory):
-    results, _doc = examples_run
-    root = tmp_path_factory.mktemp("real-ex") / "pto-spec"
-    shutil.copytree(real_tree_root, root, symlinks=True, ignore=shutil.ignore_patterns(".git", "site"))
-    import os
-    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"}
-    subprocess.run([sys.executable, "-m", "pto_docs.cli", "init", "."], cwd=root, env=env, check=True,
-                   capture_output=True)
-    config = root / "mkdocs.yml"
-    text = config.read_text("utf-8")
-    assert "      spec_root: .\n" in text
-    config.write_text(text.replace("      spec_root: .\n", f"      spec_root: .\n      avs_results: {results}\n", 1),
-                      "utf-8")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root, env=env, capture_output=True,
-                          text=True, timeout=1800)
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    return root / "site"
+def site_with_examples(examples_run, real_site):
+    """The real tree's bilingual site of the session (tests/conftest.py), built with those examples."""
+    return real_site
 
 
 def _page(site: Path, mnemonic: str) -> Path:
