@@ -109,14 +109,14 @@ def remember_fresh_reset(program) -> bool:
             # keep what the test wrote outside the subprogram's paths; the rest is the fresh state's result
             state, dirty = program.G, program.dirty
             kept = sorted((d for d in dirty if not any(d[:i] in covers for i in range(1, len(d) + 1))), key=len)
-            kept_values = [(d, copy_value(_at(state, d))) for d in kept]
+            kept_values = [(d, copy_value(value_at(state, d))) for d in kept]
             program.restore_written()
             fresh_shortcut()
             for d, value in kept_values:
-                _put(state, d, value)
+                put_at(state, d, value)
                 dirty.add(d)
                 for p in under.get(d, ()):  # d holds paths the subprogram writes: those take its values again
-                    _put(state, p, copy_value(written_values[p]))
+                    put_at(state, p, copy_value(written_values[p]))
                     dirty.add(p)
             return None
         fresh_shortcut()
@@ -126,14 +126,16 @@ def remember_fresh_reset(program) -> bool:
     return True
 
 
-def _at(state, path):
+def value_at(state, path):
+    """The value at storage path ``path`` (``(global index, key, ...)``) of ``state``."""
     value = state[path[0]]
     for key in path[1:]:
         value = value[key]
     return value
 
 
-def _put(state, path, value):
+def put_at(state, path, value):
+    """Store ``value`` at storage path ``path`` of ``state``."""
     if len(path) == 1:
         state[path[0]] = value
         return
@@ -204,7 +206,7 @@ def state_independent_writes(program, asl, fresh_written: dict[int, list[tuple]]
         program.dirty.clear()
         run_in_big_stack(asl)
         written = sorted(program.dirty, key=len)
-        values = {p: copy_value(_at(G, p)) for p in written}
+        values = {p: copy_value(value_at(G, p)) for p in written}
     except Exception:  # noqa: BLE001 - PoisonRead, an AslError, anything: not shown independent
         return None
     finally:
@@ -219,7 +221,7 @@ def state_independent_writes(program, asl, fresh_written: dict[int, list[tuple]]
     # the values the run from the fresh state leaves at those paths
     try:
         run_in_big_stack(asl)
-        if not all(identical(_at(G, p), v) for p, v in values.items()):
+        if not all(identical(value_at(G, p), v) for p, v in values.items()):
             return None
     except (AslError, RecursionError):
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from pto_docs.asl import harness
-from pto_docs.asl.fresh_reset import NAME, identical, state_independent_writes
+from pto_docs.asl.fresh_reset import NAME, identical, put_at, state_independent_writes, value_at
 from pto_docs.asl.runner import run_in_big_stack
 from pto_docs.asl.values import BV, copy_value
 
@@ -31,20 +31,6 @@ def same_state(a, b) -> None:
     names = {j: n for n, j in a.global_index.items()}
     differing = [names[j] for j, (x, y) in enumerate(zip(a.G, b.G)) if x != y]
     assert differing == [] and len(a.G) == len(b.G)
-
-
-def at(state, path):
-    value = state[path[0]]
-    for key in path[1:]:
-        value = value[key]
-    return value
-
-
-def put(state, path, value):
-    target = state
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
 
 
 def changed(value):
@@ -100,12 +86,12 @@ def check(model, monkeypatch, poke: str, unwritten_expected: bool = True) -> Non
         program.G[j] = changed(program.G[j])
         program.dirty.add((j,))
         if untouched:
-            put(program.G, untouched, changed(at(program.G, untouched)))
+            put_at(program.G, untouched, changed(value_at(program.G, untouched)))
             program.dirty.add(untouched)
         run_in_big_stack(program.call, NAME)
     same_state(plain, remembered)
     if untouched:  # kept: the subprogram does not write it
-        assert at(remembered.G, untouched) == changed(at(remembered.initial, untouched))
+        assert value_at(remembered.G, untouched) == changed(value_at(remembered.initial, untouched))
     for program in (plain, remembered):
         program.reset()
     same_state(plain, remembered)
@@ -147,14 +133,14 @@ def test_from_the_states_test_points_leave_the_shortcut_is_the_asl(real_load, re
         nonlocal calls_on_written_state
         written = sorted(remembered.dirty, key=len)
         for path in written:  # the plain session, fresh until now, takes the same state
-            put(plain.G, path, copy_value(at(remembered.G, path)))
+            put_at(plain.G, path, copy_value(value_at(remembered.G, path)))
             plain.dirty.add(path)
         calls_on_written_state += bool(written)
         shortcut()
         asl()
         # elsewhere both hold the fresh state: every path a run changes is marked written (what reset relies on)
         paths = set(written) | remembered.dirty | plain.dirty
-        differing = [path for path in paths if not identical(at(plain.G, path), at(remembered.G, path))]
+        differing = [path for path in paths if not identical(value_at(plain.G, path), value_at(remembered.G, path))]
         assert differing == [], differing[:5]
         plain.reset()
 
