@@ -17,13 +17,19 @@ from pto_docs.asl.runner import run_in_big_stack
 from pto_docs.asl.values import BV, copy_value
 
 
-def sessions(model, monkeypatch):
+def harness_sessions(model, monkeypatch) -> tuple[harness.Session, harness.Session]:
+    """A session without the shortcut and one with it."""
     with monkeypatch.context() as m:
         m.setattr(harness, "remember_fresh_reset", lambda program: False)
         plain = harness.Session(model)
     remembered = harness.Session(model)
     fitting = remembered.program.functions[NAME][0]
     assert remembered.program.ns[fitting.pyname].__name__ == "reset_profile_state"  # the shortcut is installed
+    return plain, remembered
+
+
+def sessions(model, monkeypatch):
+    plain, remembered = harness_sessions(model, monkeypatch)
     return plain.program, remembered.program
 
 
@@ -124,7 +130,8 @@ def test_from_the_states_test_points_leave_the_shortcut_is_the_asl(real_load, re
     from pto_docs.avs import avs_inputs
     inputs = avs_inputs(real_load.catalog)
     model = load_model(inputs.units, real_decoders.read_text("utf-8"))
-    plain, remembered = sessions(model, monkeypatch)
+    plain_session, session = harness_sessions(model, monkeypatch)
+    plain, remembered = plain_session.program, session.program
     pyname = remembered.functions[NAME][0].pyname
     shortcut, asl = remembered.ns[pyname], plain.ns[pyname]
     calls_on_written_state = 0
@@ -145,12 +152,6 @@ def test_from_the_states_test_points_leave_the_shortcut_is_the_asl(real_load, re
         plain.reset()
 
     remembered.ns[pyname] = checked
-    session = harness.Session.__new__(harness.Session)
-    session.__dict__.update(harness.Session(model).__dict__)  # a harness session, its program replaced below
-    session.program = remembered
-    session.base_functions = {k: list(v) for k, v in remembered.functions.items()}
-    session.base_globals = dict(remembered.global_index)
-    session.output = remembered.output
     for point in inputs.points[::97]:
         result = session.run(point)
         assert result["status"] == "pass", result
