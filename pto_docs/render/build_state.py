@@ -116,8 +116,8 @@ checks the tree (load_helper.py)."""
     try:
         try:
             from ..examples_check import consistency_diagnostics
-            diags += consistency_diagnostics(result.catalog, memo,
-                                             semantics=helper.semantics if helper else None)
+            diags += consistency_diagnostics(result.catalog, memo,  # (waits for the worker's first task)
+                                             semantics=(lambda: helper.semantics(meanwhile=True)) if helper else None)
         except ImportError:
             pass
         errors = [d for d in diags if d.is_error]

@@ -7,7 +7,9 @@ shares the parsed catalog copy-on-write) runs two tasks meanwhile:
 1. the SEMANTICS-PROSE findings (:func:`semantics`), which run the tree's ASL on the interpreter
    (semantics_check.py: about 0.7 s with its verdict cached, seconds on a machine that has none), while this
    process runs the other checks and makes the traceability report the report page shows and the id lookup of
-   the search box (:func:`catalog_parts`; both used to be made once per language, after the languages forked);
+   the search box (:func:`catalog_parts`; both used to be made once per language, after the languages forked),
+   and then, until the findings arrive, the costly parts of instruction models from the start of the page
+   order (:meth:`Helper.semantics` with ``meanwhile``) rather than wait idle;
 
 2. the HTML of the English ADR bodies and the costly parts of instruction models (pages.helper_parts), taking
    instruction units from the end of the page order while this process builds models from the start
@@ -100,6 +102,15 @@ class Meeting:
                 return True
             return False
 
+    def next_front(self) -> str | None:
+        """The next unit from the start for this process, or None once the two have met."""
+        with self.lock:
+            i = self.front.value
+            if i >= self.back.value:
+                return None
+            self.front.value = i + 1
+            return self.ids[i]
+
     def from_the_end(self):
         """The worker's units, claimed one at a time from the end until the two meet."""
         while True:
@@ -121,6 +132,7 @@ class Helper:
         self.parts_future: cf.Future | None = None
         self.meeting: Meeting | None = None  # the instruction units the worker and this process share
         self._semantics: tuple | None = None
+        self._early: dict = {}  # unit id -> costly parts this process made while waiting for the first task
 
     def start(self, models: bool = True) -> Helper:
         """Fork the worker; with ``models``, it also makes costly model parts (:class:`Meeting`)."""
@@ -148,9 +160,14 @@ class Helper:
             _LENDING.pop()
         return self
 
-    def semantics(self) -> tuple:
+    def semantics(self, meanwhile: bool = False) -> tuple:
+        """The worker's SEMANTICS-PROSE findings. With ``meanwhile``, this process makes the costly parts of
+        instruction units (from the start of the page order) while the worker is still running the model,
+        instead of waiting idle: on a machine without the verdict cache that is seconds."""
         if self._semantics is None:
             if self.semantics_future is not None:
+                if meanwhile:
+                    self._parts_meanwhile()
                 try:
                     self._semantics = self.semantics_future.result()
                 except Exception:  # noqa: BLE001 - a worker that failed costs time, never a page
@@ -159,22 +176,37 @@ class Helper:
                 self._semantics = semantics(self.catalog)
         return self._semantics
 
+    def _parts_meanwhile(self) -> None:
+        if self.meeting is None:
+            return
+        from .instruction import costly_parts
+        data = None
+        while not self.semantics_future.done():
+            unit_id = self.meeting.next_front()
+            if unit_id is None:
+                return
+            data = data or SiteData.trace_rows(self.catalog, self.tree)
+            self._early[unit_id] = costly_parts(data, self.catalog.units[unit_id])
+
     def parts(self):
         """(costly parts by unit id, English ADR body HTML, highlight cache entries) the worker made; empty ones
         when it made none (the renderer then makes them)."""
+        made = {}, {}, {}
         try:
             if self.parts_future is not None:
                 try:
-                    return self.parts_future.result()
+                    made = self.parts_future.result()
                 except Exception:  # noqa: BLE001
                     pass
-            return {}, {}, {}
+            return made
         finally:
             self.close()
 
     def made(self):
-        """For SiteRenderer.prepare: (claim a unit for this process, a function returning what the worker made)."""
-        return (self.meeting.claim if self.meeting is not None else (lambda unit_id: True)), self.parts
+        """For SiteRenderer.prepare: (claim a unit for this process, a function returning what the worker made,
+        the costly parts this process made while waiting for the first task)."""
+        early, self._early = self._early, {}
+        return (self.meeting.claim if self.meeting is not None else (lambda unit_id: True)), self.parts, early
 
     def close(self) -> None:
         """Done, or no longer wanted (a tree with errors): a task still running is stopped."""

@@ -460,8 +460,9 @@ class SiteRenderer:
         the other models; it hands them back as the task's result, so the two cores share what was the longest
         stretch one core ran alone. ``made``: the same from a helper already started, which takes instruction
         units from the end while this process takes them from the start (render/load_helper.py)."""
-        if made is not None:  # (claim, result) of a helper sharing the instruction units (load_helper.py)
-            claim, result = made
+        if made is not None:  # (claim, result, early) of a helper sharing the instruction units (load_helper.py)
+            claim, result, early = made
+            self._costly.update(early)
             for unit in self.units:  # in page order; claim(id) is False once the helper has taken the unit
                 if unit.id not in self._models and (not unit.is_instruction or claim(unit.id)):
                     self.model(unit)

@@ -71,6 +71,46 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
     assert _outcome(state) == expected
 
 
+def test_this_process_makes_parts_while_the_worker_runs_the_model(monkeypatch):
+    """Waiting for the SEMANTICS-PROSE findings, this process makes costly parts from the start of the page order
+    instead of idling; the pages are the same."""
+    import time
+    expected = _outcome(build_state(SPEC_ROOT))
+    from pto_docs.render import instruction, pages
+    monkeypatch.setattr(pages, "HELPER_MIN", 1)
+    original_task = load_helper.semantics
+
+    def slow_task(catalog):  # (run by the forked worker, which sees this module as patched here)
+        time.sleep(1.0)  # a machine without the verdict cache: the model takes seconds
+        return original_task(catalog)
+    monkeypatch.setattr(load_helper, "semantics", slow_task)
+    events = []
+    parent = os.getpid()
+    original_parts = instruction.costly_parts
+
+    def counted(data, unit, *rest):
+        if os.getpid() == parent:
+            events.append(unit.id)
+        return original_parts(data, unit, *rest)
+    monkeypatch.setattr(instruction, "costly_parts", counted)
+    original_semantics = load_helper.Helper.semantics
+
+    def semantics(self, meanwhile=False):
+        found = original_semantics(self, meanwhile)
+        events.append("findings")
+        return found
+    monkeypatch.setattr(load_helper.Helper, "semantics", semantics)
+    state = build_state(SPEC_ROOT, parallel=True)
+    r = state.renderer
+    instructions = [u.id for u in r.units if u.is_instruction]
+    before = events[:events.index("findings")]
+    assert before and before == instructions[:len(before)]  # made meanwhile, in page order
+    made = [e for e in events if e != "findings"]
+    assert len(made) == len(set(made))  # none made twice
+    assert r.stats["models"] == len(r.units) and not r._costly  # every part made meanwhile was used
+    assert _outcome(state) == expected
+
+
 def test_a_failing_worker_leaves_them_to_this_process(monkeypatch):
     expected = _outcome(build_state(SPEC_ROOT))
     made_here = _counting(monkeypatch)
