@@ -86,6 +86,10 @@ DAMAGE = {
     "older format": lambda data: _join({**_split(data)[0], "format": FORMAT - 1}, _split(data)[1]),
 }
 
+# Whatever the damage, the build that discards a pack saves a new one the same way: that the next build finds it
+# good is checked after a damaged body and after a file that is no pack at all (a build each saved per run).
+AGAIN = {"flipped byte", "foreign file"}
+
 
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_a_damaged_pack_is_one_warning_and_the_site_of_a_clean_build(tmp_path, clean, damage):
@@ -99,6 +103,8 @@ def test_a_damaged_pack_is_one_warning_and_the_site_of_a_clean_build(tmp_path, c
     assert _files(tmp_path / "site") == site_files
     report = {r["locale"]: r for r in json.loads((tmp_path / "cache" / "last-build.json").read_text("utf-8"))}
     assert report["en"]["reused"] == [] and report["zh-CN"]["built"] == []  # only the damaged pack was dropped
+    if damage not in AGAIN:
+        return
     again = _build(tmp_path / "site2", tmp_path / "cache")  # the next build finds a good pack again
     assert str(pack) not in again.stderr
     assert _files(tmp_path / "site2") == site_files
