@@ -1,4 +1,5 @@
-"""minify_chrome's sidebar rule: the fast pattern removes exactly the line breaks the plain rule names."""
+"""minify_chrome: the sidebar rule's fast pattern removes exactly the line breaks the plain rule names, and the
+line-by-line collapse of blank runs gives what its pattern gives."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pto_docs.site.speedups.minify import _NAV_BREAKS, minify_chrome
+from pto_docs.site.speedups.minify import _BLANKS, _NAV_BREAKS, collapse_blanks, minify_chrome
 
 # the rule as first written: a line break between two named tags
 PLAIN = re.compile(r'(?<=<li class="md-nav__item">)\n(?=<a )|(?<=</span>)\n(?=</a>\n?</li>)|(?<=</a>)\n(?=</li>)'
@@ -29,3 +30,24 @@ def test_a_navigation_entry_loses_its_inner_breaks_only():
     out = minify_chrome(page)
     assert '<li class="md-nav__item"><a href="../x/" class="md-nav__link"><span class="md-ellipsis">\nX\n</span></a></li>' in out
     assert out.endswith("<article>\n  keep\n</article>")
+
+
+# every kind of character the rule tells apart: spaces and tabs, line breaks, other white space (a carriage return,
+# a vertical tab, a no-break space, an ideographic space), and text
+BLANK_PIECES = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\xa0", "\u3000", "x", "<li>", "  \n  ", "\n\n"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(BLANK_PIECES), max_size=30))
+def test_the_line_by_line_collapse_equals_the_pattern(pieces):
+    text = "".join(pieces)
+    assert collapse_blanks(text) == _BLANKS.sub("\n", text)
+
+
+def test_the_collapse_equals_the_pattern_on_every_built_page(built_site):
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) > 20
+    for page in pages:
+        text = page.read_text("utf-8")
+        indented = text.replace("\n<", "\n    <").replace(">\n", "> \t\n\n")  # the theme's indentation back
+        assert collapse_blanks(indented) == _BLANKS.sub("\n", indented), page
