@@ -192,8 +192,8 @@ def examples_by_unit(catalog: Catalog, doc: Mapping | None, statuses: Mapping) -
     for result in doc.get("tests", ()):
         steps = result.get("steps")
         test = catalog.tests.get(result.get("id"))
-        if not steps or test is None:
-            continue
+        if not steps or test is None or not any("changed" in step for step in steps):
+            continue  # (no step kept as an example: nothing to own or describe)
         status = getattr(statuses.get(test.id), "status", result.get("status", ""))
         owner = catalog.unit_for_path(test.source)
         owner_tile = owner is not None and owner.is_instruction and owner.surface == "tile"

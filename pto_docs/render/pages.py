@@ -40,6 +40,7 @@ from .evidence import evidence_view
 from .fragments import json_block, plain_asl
 from .instruction import CostlyParts, InstructionModel, build_instruction_model, costly_parts
 from .markdown_safe import adr_html, safe_markdown
+from .page_helpers import PageHelpers
 from .sitedata import SiteData
 
 BANNER = "<!--pto-translation-banner-->"
@@ -349,10 +350,12 @@ class SiteRenderer:
                 **values: Any) -> str:
         lab = labels(locale)
         out = out or Collector()
+        helpers = PageHelpers(lab.t, tr)
         return self.env.get_template(template).render(
             L=lab.t, label_keys=lab.keys(), tr=tr, locale=locale, banner=Markup(BANNER),
             link=lambda to, anchor="": routes.relative(src, to, anchor),
-            release=self.catalog.release, frag=out.frag, heavy=out.heavy, H=out.H, **values)
+            release=self.catalog.release, frag=out.frag, heavy=out.heavy, H=out.H,
+            prose=helpers.prose, sha=helpers.sha, heading=helpers.heading, **values)
 
     def _with_banner(self, text: str, locale: str, tr: _PageTranslator, out: Collector) -> str:
         """The translation banner in place of its marker, as a searchable fragment: its counts differ from page
