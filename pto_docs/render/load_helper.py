@@ -185,20 +185,20 @@ class Helper:
             unit_id = self.meeting.next_front()
             if unit_id is None:
                 return
-            data = data or SiteData.trace_rows(self.catalog, self.tree)
+            if data is None:
+                data = SiteData.trace_rows(self.catalog, self.tree)
             self._early[unit_id] = costly_parts(data, self.catalog.units[unit_id])
 
     def parts(self):
         """(costly parts by unit id, English ADR body HTML, highlight cache entries) the worker made; empty ones
         when it made none (the renderer then makes them)."""
-        made = {}, {}, {}
         try:
             if self.parts_future is not None:
                 try:
-                    made = self.parts_future.result()
+                    return self.parts_future.result()
                 except Exception:  # noqa: BLE001
                     pass
-            return made
+            return {}, {}, {}
         finally:
             self.close()
 
