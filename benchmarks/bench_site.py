@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -61,8 +62,11 @@ def size_mb(path: Path) -> float:
     return total / MB
 
 
-def figure(name: str, value: float, unit: str, baseline: float | None, baseline_name: str, target: str) -> dict:
-    ratio = value / baseline if baseline else None
+def figure(name: str, value: float, unit: str, baseline: float | None, baseline_name: str, target: str,
+           ratio: float | None = None) -> dict:
+    """One recorded figure; its ratio is ``value / baseline`` unless given (rounds_figure)."""
+    if ratio is None:
+        ratio = value / baseline if baseline else None
     line = f"{name:38s} {value:10.2f} {unit}"
     if ratio is not None:
         line += f"   {ratio:6.2f}x {baseline_name}"
@@ -136,33 +140,30 @@ def upstream_baseline(copy: Path, tmp: Path) -> float | None:
     return wall
 
 
+def build_command(root: Path, tmp: Path) -> list[str]:
+    """`pto-docs build` of ``root`` into tmp/site with its page cache in tmp/cache."""
+    return [sys.executable, "-m", "pto_docs.cli", "build", str(root), "--site-dir", str(tmp / "site"),
+            "--cache-dir", str(tmp / "cache"), "-q"]
+
+
 def first_build(root: Path, tmp: Path, name: str) -> tuple[float, float]:
-    """(wall seconds, peak RSS MB) of a build with an empty page cache and an empty user cache, into SITE."""
+    """(wall seconds, peak RSS MB) of a build with an empty page cache and an empty user cache."""
     for stale in (tmp / "site", tmp / "cache", tmp / f"xdg-{name}"):
         shutil.rmtree(stale, ignore_errors=True)
-    cmd = [sys.executable, "-m", "pto_docs.cli", "build", str(root), "--site-dir", str(tmp / "site"),
-           "--cache-dir", str(tmp / "cache"), "-q"]
-    wall, code, peak = timed(cmd, REPO, fresh_user_cache(tmp, name))
+    wall, code, peak = timed(build_command(root, tmp), REPO, fresh_user_cache(tmp, name))
     if code:
         raise SystemExit(f"pto-docs build failed (exit {code})")
     return wall, peak
 
 
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
 def rounds_figure(name: str, walls: list[float], baselines: list[float] | None, target: str) -> dict:
     """The median wall time, and against the baseline the median of each round's own ratio."""
     if not baselines:
-        return figure(name, median(walls), "s", None, "", target)
+        return figure(name, statistics.median(walls), "s", None, "", target)
     ratios = [w / b for w, b in zip(walls, baselines)]
-    item = figure(name, median(walls), "s", median(baselines), "baseline", target)
-    item["ratio"] = round(median(ratios), 3)
-    print(f"{'':38s} median of the rounds' ratios {item['ratio']:.2f}x "
-          f"({', '.join(f'{r:.2f}' for r in ratios)})", flush=True)
+    item = figure(name, statistics.median(walls), "s", statistics.median(baselines), "baseline", target,
+                  ratio=statistics.median(ratios))
+    print(f"{'':38s} the rounds' ratios: {', '.join(f'{r:.2f}' for r in ratios)}", flush=True)
     return item
 
 
@@ -198,16 +199,12 @@ def main() -> list[dict]:
                 (("upstream", baselines), ("first", firsts), ("with examples", with_examples)) if values), flush=True)
         baselines = baselines if len(baselines) == rounds else []
         if baselines:
-            figures.append(figure("upstream mkdocs build (baseline)", median(baselines), "s", median(baselines),
+            figures.append(figure("upstream mkdocs build (baseline)", statistics.median(baselines), "s", statistics.median(baselines),
                                   "baseline", "—"))
-        first_item = rounds_figure(f"pto-docs build, first ({root.name})", firsts, baselines,
-                                   "<= 0.7x baseline")
-        figures.append(first_item)
+        figures.append(rounds_figure(f"pto-docs build, first ({root.name})", firsts, baselines, "<= 0.7x baseline"))
         first = firsts[-1]
         # the last first build's caches: the same build again, nothing changed
-        cmd = [sys.executable, "-m", "pto_docs.cli", "build", str(root), "--site-dir", str(tmp / "site"),
-               "--cache-dir", str(tmp / "cache"), "-q"]
-        second, code, peak2 = timed(cmd, REPO, fresh_user_cache(tmp, f"first-{rounds - 1}"))
+        second, code, peak2 = timed(build_command(root, tmp), REPO, fresh_user_cache(tmp, f"first-{rounds - 1}"))
         if code:
             raise SystemExit(f"second pto-docs build failed (exit {code})")
         figures.append(figure(f"pto-docs build, nothing changed ({root.name})", second, "s", first, "first build", "<= 0.15x first"))
