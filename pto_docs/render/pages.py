@@ -38,6 +38,7 @@ from .adr_links import rewrite as rewrite_adr_links
 from .env import Prose, environment
 from .evidence import evidence_view
 from .fragments import json_block, plain_asl
+from .heavy_html import HeavyBlocks
 from .instruction import CostlyParts, InstructionModel, build_instruction_model, costly_parts
 from .markdown_safe import adr_html, safe_markdown
 from .page_helpers import PageHelpers
@@ -102,12 +103,13 @@ class Collector:
         self.search.append(html)
         return Markup(f"\n\n<!--pto-f:{len(self.search) - 1}-->\n\n")
 
-    def _heavy(self, html: str) -> Markup:
+    def heavy_html(self, html: str) -> Markup:
+        """A heavy block given as its HTML (render/heavy_html.py): its placeholder."""
         self.heavy_parts.append(html)
         return Markup(f"<!--pto-h:{len(self.heavy_parts) - 1}-->")
 
     def heavy(self, caller) -> Markup:
-        return self._heavy(str(caller()).strip("\n"))
+        return self.heavy_html(str(caller()).strip("\n"))
 
     def H(self, value: Markup) -> Markup:
         index = self._seen.get(id(value))
@@ -351,11 +353,13 @@ class SiteRenderer:
         lab = labels(locale)
         out = out or Collector()
         helpers = PageHelpers(lab.t, tr)
+        blocks = HeavyBlocks(out.heavy_html, out.H, lab.t)
         return self.env.get_template(template).render(
             L=lab.t, label_keys=lab.keys(), tr=tr, locale=locale, banner=Markup(BANNER),
             link=lambda to, anchor="": routes.relative(src, to, anchor),
             release=self.catalog.release, frag=out.frag, heavy=out.heavy, H=out.H,
-            prose=helpers.prose, sha=helpers.sha, heading=helpers.heading, **values)
+            prose=helpers.prose, sha=helpers.sha, heading=helpers.heading,
+            evidence_test=blocks.evidence_test, avs_example=blocks.avs_example, **values)
 
     def _with_banner(self, text: str, locale: str, tr: _PageTranslator, out: Collector) -> str:
         """The translation banner in place of its marker, as a searchable fragment: its counts differ from page
