@@ -10,6 +10,7 @@ from browser_checks import (
     GENERATED_ENGLISH_JS,
     LABELS_OUTSIDE_JS,
     MAX_PAGE_PX,
+    OVERFLOW_JS,
     WIDTHS,
     WRAPPED_IDS_JS,
     measure,
@@ -38,12 +39,21 @@ def page(chromium):
 
 
 def _widths_ok(page, base: str, pages: list[str]) -> list[str]:
+    """Each page loaded once, at the desktop width, measured, then measured again with the window resized to the
+    phone width. On every page of the real-tree test, both languages, that measured exactly what a fresh load at
+    each width measures (width, viewport and height), in a little over half the time. (The other order does not:
+    just after a resize from phone to desktop width, Material's pages are 11 px wider than the window.)"""
     without_search_index(page)
     bad = []
+    widths = sorted(WIDTHS.items(), key=lambda item: -item[1][0])
     for lang in LANGS:
         for path in pages:
-            for name, (w, h) in WIDTHS.items():
-                m = measure(page, base + lang + path, w, h)
+            for i, (name, (w, h)) in enumerate(widths):
+                if i == 0:
+                    m = measure(page, base + lang + path, w, h)
+                else:
+                    page.set_viewport_size({"width": w, "height": h})
+                    m = page.evaluate(OVERFLOW_JS)
                 if m["width"] > m["viewport"]:
                     bad.append(f"{lang}{path} at {name} {w}px: {m['width']}px wide")
     return bad
