@@ -35,9 +35,20 @@ def venv(tmp_path_factory) -> Path:
                                                            or n == "__pycache__" or n.endswith(".egg-info")])
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), str(source)], tmp)
     wheel = next((tmp / "dist").glob("pto_docs-*.whl"))
-    _run([sys.executable, "-m", "venv", "--system-site-packages", str(tmp / "venv")], tmp)
-    _run([str(tmp / "venv/bin/python"), "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", str(wheel)], tmp)
-    return tmp / "venv"
+    venv, python = tmp / "venv", str(tmp / "venv/bin/python")
+    if _pip_version() >= (22, 3):  # no pip of its own (ensurepip is most of a venv's making): ours installs into it
+        _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], tmp)
+        _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--ignore-installed",
+              str(wheel)], tmp)
+    else:
+        _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], tmp)
+        _run([python, "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", str(wheel)], tmp)
+    return venv
+
+
+def _pip_version() -> tuple[int, ...]:
+    import pip
+    return tuple(int(part) for part in pip.__version__.split(".")[:2] if part.isdigit())
 
 
 @pytest.fixture(scope="session")
