@@ -55,8 +55,8 @@ def _load(root):
 
 
 @pytest.mark.realtree
-def test_fires_on_the_released_asl_and_not_on_a_fixed_copy(real_tree_root, tmp_path, monkeypatch):
-    released = _load(real_tree_root)
+def test_fires_on_the_released_asl_and_not_on_a_fixed_copy(real_tree_root, real_load, tmp_path, monkeypatch):
+    released = real_load.catalog
     text = released.units[released.unit_by_path[REDUCTION]].file.text
     if FLAWED not in text:
         pytest.skip(f"{REDUCTION} of this checkout is not the 0.58.3 text the fixture patches")
@@ -140,12 +140,12 @@ def test_the_verdict_key_ignores_units_the_witness_cannot_reach(real_tree_root, 
 
 
 @pytest.mark.realtree
-def test_the_witness_runs_on_the_units_it_can_reach_with_the_whole_models_results(real_tree_root, monkeypatch):
+def test_the_witness_runs_on_the_units_it_can_reach_with_the_whole_models_results(real_load, monkeypatch):
     """The witness loads only the closure of what it can reach (less than half the units); its results are
     those of the whole model."""
     from pto_docs.avs import model_units
     monkeypatch.setattr(semantics_check, "_LAST_KEY", {})
-    released = _load(real_tree_root)
+    released = real_load.catalog
     targets = reduction_targets(released)
     reached = semantics_check.reached_paths(released)
     everything = [u.path for u in model_units(released)]
