@@ -66,7 +66,7 @@ def tokenize(text: str, path: str = "<string>") -> list[tuple[str, object, int]]
     try:
         for line in text.split("\n"):
             if line:
-                cached = _line_tokens(line)
+                cached = _line_tokens(line) if len(line) <= LINE_CACHE_WIDTH else _scan(line)[:-1]
                 if cached:
                     extend([(kind, value, base + offset) for kind, value, offset in cached])
             base += len(line) + 1
@@ -76,7 +76,10 @@ def tokenize(text: str, path: str = "<string>") -> list[tuple[str, object, int]]
     return tokens
 
 
-@functools.lru_cache(maxsize=32768)
+LINE_CACHE_WIDTH = 256  # longer lines are scanned each time: the cache holds at most 8,192 short lines
+
+
+@functools.lru_cache(maxsize=8192)
 def _line_tokens(line: str) -> tuple[tuple[str, object, int], ...]:
     """The tokens of one line, offsets from its start (no EOF)."""
     return tuple(_scan(line)[:-1])
