@@ -6,8 +6,11 @@ still describes the tree from one that no longer does."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from .asl.harness import TestPoint as AslTestPoint
 from .asl.harness import _selected, run_avs
@@ -87,17 +90,15 @@ def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> d
 def examples_results(catalog: Catalog, generated: str | None, profile: str, cache_dir, jobs: int | None = None) -> dict:
     """``pto-docs avs --examples`` of the whole tree as a build runs it (plugin option ``avs_examples: run``): the
     pruned results document, cached in ``cache_dir`` under the sha256 of everything it depends on (the unit and
-    test files, the decoders, the profile, the pto-docs version), so the pages of both languages and every later
-    build with the same inputs read the same run."""
-    import hashlib
+    test files, the decoders, the profile, the code that runs and prunes them: :func:`examples_code_digest`), so
+    the pages of both languages and every later build with the same inputs read the same run."""
     import json
-    from pathlib import Path
 
     from . import __version__
     from .avs_examples import prune_to_examples
     from .trace.lock import atomic_write
     inputs = avs_inputs(catalog)
-    digest = hashlib.sha256(f"{__version__}\0{profile}\0".encode())
+    digest = hashlib.sha256(f"{__version__}\0{examples_code_digest()}\0{profile}\0".encode())
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
         digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
     for test in sorted(catalog.tests.values(), key=lambda t: t.path):
@@ -119,3 +120,19 @@ def examples_results(catalog: Catalog, generated: str | None, profile: str, cach
     except OSError:
         pass  # an unwritable cache costs a rerun next time, nothing else
     return doc
+
+
+@functools.cache
+def examples_code_digest() -> str:
+    """sha256 of the pto-docs code a cached examples run depends on: the interpreter and its probe (asl/), this
+    module, the decoders it may make (avs_decoders.py), the pruning (avs_examples.py) and the statuses it reads
+    (trace/avs_status.py). The version number alone stays the same from one commit to the next: a results file
+    an older interpreter made must not be read as this one's."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    code = sorted((here / "asl").glob("*.py")) + [here / name for name in ("avs.py", "avs_decoders.py",
+                                                                              "avs_examples.py")] + \
+        [here / "trace" / "avs_status.py"]
+    for path in code:
+        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()

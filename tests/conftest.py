@@ -25,6 +25,23 @@ def real_tree() -> Path | None:
     return None
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_user_cache(tmp_path_factory):
+    """The run's own user cache (XDG_CACHE_HOME: parsed ASL, SEMANTICS-PROSE verdicts, examples runs), shared by
+    the run's workers and its subprocesses: the suite never reads what an earlier run, or the developer's own
+    builds, left in ~/.cache, and never writes there."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "user-cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    yield folder
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous
+
+
 @pytest.fixture
 def tree(tmp_path) -> Path:
     """A private copy of catalog/ to edit (a test module may define its own ``tree`` instead)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from pto_docs.load import load_catalog
 from tests.conftest import REPO
@@ -86,3 +87,34 @@ def test_the_examples_run_is_cached_by_its_inputs_and_a_damaged_entry_is_run_aga
         return [{k: v for k, v in t.items() if k != "seconds"} for t in doc["tests"]]
     assert timeless(avs_module.examples_results(catalog, None, "ieee", cache)) == timeless(first) and calls == [1, 1]
     assert timeless(json.loads(entry.read_text("utf-8"))) == timeless(first)
+
+
+def test_a_cached_examples_run_made_by_other_interpreter_code_is_not_read(tmp_path, monkeypatch):
+    """The version number stays the same from one commit to the next; the cache key holds the code's own digest
+    (a results file an older interpreter made showed that interpreter's examples after an upgrade)."""
+    import pto_docs.avs as avs_module
+    catalog = load_catalog(REPO / "catalog").catalog
+    cache = tmp_path / "avs-examples"
+    monkeypatch.setattr(avs_module, "examples_code_digest", lambda: "older interpreter")
+    avs_module.examples_results(catalog, None, "ieee", cache)
+    calls = []
+    real = avs_module.run_avs_on_catalog
+    monkeypatch.setattr(avs_module, "run_avs_on_catalog", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(avs_module, "examples_code_digest", lambda: "this interpreter")
+    avs_module.examples_results(catalog, None, "ieee", cache)
+    assert calls == [1] and len(list(cache.glob("avs-examples-*.json"))) == 2
+    avs_module.examples_results(catalog, None, "ieee", cache)
+    assert calls == [1]
+
+
+def test_the_examples_code_digest_covers_the_interpreter_and_the_pruning():
+    import pto_docs.avs as avs_module
+    avs_module.examples_code_digest.cache_clear()
+    read = []
+    real_read = Path.read_bytes
+    try:
+        Path.read_bytes = lambda self: read.append(self.name) or real_read(self)  # type: ignore[method-assign]
+        avs_module.examples_code_digest()
+    finally:
+        Path.read_bytes = real_read  # type: ignore[method-assign]
+    assert {"harness.py", "probe.py", "program.py", "avs.py", "avs_examples.py", "avs_status.py"} <= set(read)
