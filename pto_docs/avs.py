@@ -128,11 +128,8 @@ def examples_code_digest() -> str:
     module, the decoders it may make (avs_decoders.py), the pruning (avs_examples.py) and the statuses it reads
     (trace/avs_status.py). The version number alone stays the same from one commit to the next: a results file
     an older interpreter made must not be read as this one's."""
+    from .frozen import code_digest
     here = Path(__file__).parent
-    digest = hashlib.sha256()
-    code = sorted((here / "asl").glob("*.py")) + [here / name for name in ("avs.py", "avs_decoders.py",
-                                                                              "avs_examples.py")] + \
-        [here / "trace" / "avs_status.py"]
-    for path in code:
-        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
+    return code_digest(sorted((here / "asl").glob("*.py"))
+                       + [here / name for name in ("avs.py", "avs_decoders.py", "avs_examples.py")]
+                       + [here / "trace" / "avs_status.py"])

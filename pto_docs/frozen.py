@@ -1,4 +1,4 @@
-"""Deep-freezing of parsed JSON so the catalog model stays immutable, and canonical JSON helpers."""
+"""Deep-freezing of parsed JSON so the catalog model stays immutable, canonical JSON and hashing helpers."""
 
 from __future__ import annotations
 
@@ -51,3 +51,12 @@ def sha256_bytes(data: bytes) -> str:
 
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def code_digest(paths) -> str:
+    """sha256 of pto-docs' own source files ``paths`` (each named by its folder and file name): the key part of a
+    cached result that changes whenever the code that made it does (semantics_check, avs.examples_results)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()

@@ -220,13 +220,10 @@ def _bridge_names() -> tuple[frozenset[str], tuple[str, ...]]:
 @functools.cache
 def _code_digest() -> str:
     """sha256 of the pto-docs code a verdict depends on: the interpreter, the bridge, the executor, this module."""
+    from .frozen import code_digest
     here = Path(__file__).parent
-    digest = hashlib.sha256()
-    code = sorted((here / "asl").glob("*.py")) + [here / "executor_asl.py", Path(__file__)] + \
-        sorted((here / "executor").glob("*.py"))
-    for path in code:
-        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
+    return code_digest(sorted((here / "asl").glob("*.py")) + [here / "executor_asl.py", Path(__file__)]
+                       + sorted((here / "executor").glob("*.py")))
 
 
 def default_cache_dir() -> Path:
