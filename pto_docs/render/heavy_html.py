@@ -80,32 +80,16 @@ class HeavyBlocks:
                        f'<caption>{escape(L("avs_example.decoded"))}</caption>\n'
                        f'<thead><tr><th>{escape(L("avs_example.field"))}</th><th>{escape(L("avs_example.value"))}'
                        f'</th></tr></thead>\n<tbody>{rows}</tbody>\n</table>\n')
-        out.append('<table class="pto-table pto-avs-state" data-search-exclude>\n'
-                   f'<caption>{escape(L("avs_example.before"))}</caption>\n')
-        if ex.before:
-            rows = "".join(f"<tr><td><code>{escape(r.name)}</code></td><td><code>{escape(r.before)}</code></td></tr>"
-                           for r in ex.before)
-            out.append(f'<thead><tr><th>{escape(L("avs_example.location"))}</th><th>{escape(L("avs_example.value"))}'
-                       f'</th></tr></thead>\n<tbody>{rows}</tbody>')
-        else:
-            out.append(f'<tbody><tr><td>{escape(L("avs_example.nothing_before"))}</td></tr></tbody>')
-        out.append("</table>\n")
-        if ex.before_more:
-            out.append(f'<p class="pto-caption">{escape(L("avs_example.more", count=ex.before_more))}</p>')
-        out.append('<table class="pto-table pto-avs-state pto-avs-changed" data-search-exclude>\n'
-                   f'<caption>{escape(L("avs_example.changed"))}</caption>\n')
-        if ex.changed:
-            rows = "".join(f"<tr><td><code>{escape(r.name)}</code></td>"
-                           f"<td><code>{escape(r.before if r.before is not None else '–')}</code></td>"
-                           f'<td class="pto-changed"><code>{escape(r.after)}</code></td></tr>' for r in ex.changed)
-            out.append(f'<thead><tr><th>{escape(L("avs_example.location"))}</th>'
-                       f'<th>{escape(L("avs_example.before_value"))}</th><th>{escape(L("avs_example.after_value"))}'
-                       f'</th></tr></thead>\n<tbody>{rows}</tbody>')
-        else:
-            out.append(f'<tbody><tr><td>{escape(L("avs_example.nothing_changed"))}</td></tr></tbody>')
-        out.append("</table>\n")
-        if ex.changed_more:
-            out.append(f'<p class="pto-caption">{escape(L("avs_example.more", count=ex.changed_more))}</p>')
+        before = "".join(f"<tr><td><code>{escape(r.name)}</code></td><td><code>{escape(r.before)}</code></td></tr>"
+                         for r in ex.before)
+        out.append(self._state_table("pto-avs-state", "avs_example.before", ("avs_example.location", "avs_example.value"),
+                                     before, "avs_example.nothing_before", ex.before_more))
+        changed = "".join(f"<tr><td><code>{escape(r.name)}</code></td>"
+                          f"<td><code>{escape(r.before if r.before is not None else '–')}</code></td>"
+                          f'<td class="pto-changed"><code>{escape(r.after)}</code></td></tr>' for r in ex.changed)
+        out.append(self._state_table("pto-avs-state pto-avs-changed", "avs_example.changed",
+                                     ("avs_example.location", "avs_example.before_value", "avs_example.after_value"),
+                                     changed, "avs_example.nothing_changed", ex.changed_more))
         if ex.truncated:
             out.append(f'<p class="pto-caption">{escape(L("avs_example.truncated"))}</p>')
         if len(ex.sequence) > 1:
@@ -117,3 +101,18 @@ class HeavyBlocks:
         out.append(f'<p class="pto-digest">{escape(L("avs_example.digest"))}: '
                    f'<code class="pto-sha">{escape(ex.digest)}</code></p>')
         return self.heavy("".join(out))
+
+    def _state_table(self, classes: str, caption: str, headers: tuple[str, ...], rows: str, nothing: str,
+                     more: int) -> str:
+        """A table of state rows (``rows``, HTML; none: the ``nothing`` label), then how many more there are."""
+        L = self.label
+        if rows:
+            head = "".join(f"<th>{escape(L(key))}</th>" for key in headers)
+            body = f"<thead><tr>{head}</tr></thead>\n<tbody>{rows}</tbody>"
+        else:
+            body = f"<tbody><tr><td>{escape(L(nothing))}</td></tr></tbody>"
+        table = (f'<table class="pto-table {classes}" data-search-exclude>\n'
+                 f"<caption>{escape(L(caption))}</caption>\n{body}</table>\n")
+        if more:
+            table += f'<p class="pto-caption">{escape(L("avs_example.more", count=more))}</p>'
+        return table
