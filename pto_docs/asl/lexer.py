@@ -1,6 +1,7 @@
 """Tokenizer for ASL v1 as PTO-ISA/pto-spec uses it.
 
-One master regular expression scans the whole text; a token is a tuple ``(kind, value, offset)``.
+One master regular expression scans the text (line by line when no token can span a line, each different
+line once: :func:`tokenize`); a token is a tuple ``(kind, value, offset)``.
 ``kind`` is the keyword or operator text itself, or one of ``ID INT REAL BITS MASK STR EOF``.
 Line and column are computed from the offset only when a diagnostic needs them.
 """

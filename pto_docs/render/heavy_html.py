@@ -1,9 +1,10 @@
 """The two heavy blocks a real tree repeats thousands of times a language: one test of a unit's evidence index
 (3,352 on pto-spec 0.58.3) and the tables of one worked example from the AVS test points (about a thousand).
 
-They were ``{% call heavy() %}`` blocks of partials/evidence.html.j2 and partials/avs_examples.html.j2; there a
-Jinja call block, an attribute lookup and an escape per value made them about a third of rendering every page of
-a language. Written here, they print the same bytes (tests/site/test_heavy_html.py renders each both ways) and
+They were ``{% call heavy() %}`` blocks of partials/evidence.html.j2 and partials/avs_examples.html.j2, where a
+Jinja call block, an attribute lookup and an escape per value cost about a tenth of the CPU of rendering a
+language's pages (measured without a profiler; a profiler, which inflates calls, showed far more). Written here,
+they print the same bytes (tests/site/test_heavy_html.py renders each both ways) and
 put the same heavy parts in the same order: a part nested in a block is made before the block, as the call block
 made it. Everything from the tree or the run is escaped, as autoescape did; the labels too."""
 
