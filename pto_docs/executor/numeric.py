@@ -88,11 +88,19 @@ def _exact_fraction_inexact(x, y, v, op):
 
 
 def _risky(*arrays):
+    """Where a value is too small or too large for the error-free transformations above to be exact."""
     m = np.zeros(np.shape(arrays[0]), bool)
     for a in arrays:
         aa = np.abs(a)
         m |= np.isfinite(aa) & (aa != 0) & ((aa < 2.0 ** -960) | (aa > 2.0 ** 960))
     return m
+
+
+def _risky_quotient_or_product(x, y, v):
+    """``_risky``, and where the product or quotient of finite nonzero operands rounded to zero (2**-960 squared:
+    every term of the error-free transformation underflows with it, so it would call the zero exact)."""
+    flushed = (v == 0) & (x != 0) & (y != 0) & np.isfinite(x) & np.isfinite(y)
+    return _risky(x, y, v) | flushed
 
 
 # --------------------------------------------------------- float binaries
@@ -114,7 +122,7 @@ def float_binary(op: str, a, b, dt: DataType):
             v = x * y
             inexact = _two_prod_err(x, y, v) != 0
             if dt.name == "FP64":
-                risky = _risky(x, y, v)
+                risky = _risky_quotient_or_product(x, y, v)
                 if risky.any():
                     inexact = np.where(risky, _exact_fraction_inexact(x, y, v, "mul"), inexact)
         elif op == "DIV":
@@ -122,7 +130,7 @@ def float_binary(op: str, a, b, dt: DataType):
             inexact = _two_prod_err(v, y, v * y) != 0
             inexact |= (v * y) != x
             if dt.name == "FP64":
-                risky = _risky(x, y, v)
+                risky = _risky_quotient_or_product(x, y, v)
                 if risky.any():
                     inexact = np.where(risky, _exact_fraction_inexact(x, y, v, "div"), inexact)
         elif op == "REM":
