@@ -51,9 +51,9 @@ def sha256_files(root: Path) -> str:
 
 SITE_DIR = Path(__file__).resolve().parent
 # Every module that shapes a page's HTML after its parts: the plugin and its build, the configuration it adds to
-# MkDocs', the navigation cache, the Markdown shapes, the search indexer and the minifier (by file, not import).
-POST_PROCESSING = ("plugin.py", "build.py", "pages.py", "config.py", "speedups/nav_cache.py", "speedups/markdown_shapes.py",
-                   "speedups/search_fast.py", "speedups/minify.py")
+# MkDocs', the navigation and theme-block caches, the Markdown shapes, the search indexer and the minifier (by file, not import).
+POST_PROCESSING = ("plugin.py", "build.py", "pages.py", "config.py", "speedups/nav_cache.py", "speedups/chrome_cache.py",
+                   "speedups/markdown_shapes.py", "speedups/search_fast.py", "speedups/minify.py")
 
 
 def _post_processing_sources(root: Path = SITE_DIR) -> str:

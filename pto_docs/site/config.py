@@ -65,6 +65,7 @@ class PtoDocsConfig(base.Config):
     avs_profile = c.Choice(("ieee", "pto-v0"), default="ieee")  # numeric profile of avs_examples: run
     templates_dir = c.Optional(c.Type(str))  # page templates (default: the templates/ shipped with pto-docs)
     nav_cache = c.Type(bool, default=True)  # draw the navigation once per group (speedups/nav_cache.py; same HTML)
+    chrome_cache = c.Type(bool, default=True)  # theme blocks once per directory (speedups/chrome_cache.py; same HTML)
     markdown_shapes = c.Type(bool, default=True)  # convert page Markdown once per shape (speedups/markdown_shapes.py)
     fast_search = c.Type(bool, default=True)  # index pages with speedups/search_fast.py (same index as Material's)
 

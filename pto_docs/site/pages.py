@@ -150,8 +150,10 @@ class PageEvents:
     def env(self, env, config, files):
         from mkdocs import utils
 
+        from .speedups.chrome_cache import ChromeCache
         from .speedups.nav_cache import NavCache
         env.globals["pto_nav"] = NavCache(env, config, enabled=self.options.nav_cache)
+        env.globals["pto_chrome"] = ChromeCache(files, enabled=self.options.chrome_cache)
         entries = self.search.search_index.entries if self.search is not None and hasattr(self.search, "search_index") else None
         if self.in_place:
             env.bytecode_cache = self.memory.bytecode  # the theme compiled once per serving process
