@@ -66,7 +66,7 @@ class PageEvents:
         from .cache import PageCache, build_signature
         if self.search is not None and self.options.fast_search:  # after the search plugin's on_config
             from .speedups import search_fast
-            search_fast.install(self.search)
+            search_fast.install(self.search, config.plugins)
         if self.options.markdown_shapes:
             from .speedups.markdown_shapes import ShapeCache
             self.shapes = ShapeCache(config)

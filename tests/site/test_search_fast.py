@@ -119,16 +119,57 @@ def test_a_whole_build_gives_byte_identical_search_indexes(tmp_path, monkeypatch
     fallbacks = []
     original = material.Parser.feed
     monkeypatch.setattr(material.Parser, "feed", lambda self, data: (fallbacks.append(1), original(self, data))[1])
+    contexts = []  # (those of the primary language: the other is built in a forked process)
+    own_context = search_fast.page_context
+    monkeypatch.setattr(search_fast, "page_context", lambda *a, **k: (contexts.append(1), own_context(*a, **k))[1])
     fast = _build(tmp_path, True)
     assert fallbacks == [], "every generated page should be read by the fast path"
+    assert len(contexts) > 30, "Material's on_page_context should have been replaced by search_fast.page_context"
     slow = _build(tmp_path, False)
     assert fallbacks, "the slow build must have used Material's parser"
+    pages = sorted(p.relative_to(fast) for p in fast.rglob("*.html"))
+    assert pages == sorted(p.relative_to(slow) for p in slow.rglob("*.html"))
+    assert [str(p) for p in pages if (fast / p).read_bytes() != (slow / p).read_bytes()] == []
     for lang in ("", "zh-CN"):
         a = (fast / lang / "search" / "search_index.json").read_bytes()
         b = (slow / lang / "search" / "search_index.json").read_bytes()
         assert len(a) > 10_000
         assert a == b, lang or "en"
     assert os.path.getsize(fast / "zh-CN" / "search" / "search_index.json") > 0
+
+
+class _Index:
+    def __init__(self):
+        self.pages = []
+
+    def add_entry_from_context(self, page):
+        self.pages.append(page.content)
+
+
+class _Plugin:
+    def __init__(self, enabled=True):
+        self.config = type("Config", (), {"enabled": enabled})()
+        self.search_index = _Index()
+
+
+@pytest.mark.parametrize("content", [
+    "<p>plain</p>", '<p data-search-exclude>kept</p>', '<p data-search-exclude="">kept: empty value</p>',
+    '<h2 data-search-exclude="x" id="a">one</h2>', '<div\ndata-search-boost="2" data-search-exclude="1">two</div>',
+    'text data-search-foo="bar" in text', '<p data-search-exclude>a</p><p data-search-x="y">b</p>', ""])
+@pytest.mark.parametrize("enabled", [True, False])
+def test_page_context_is_materials(content, enabled):
+    from types import SimpleNamespace
+    ours, theirs = _Plugin(enabled), _Plugin(enabled)
+    page_ours, page_theirs = SimpleNamespace(content=content), SimpleNamespace(content=content)
+    assert search_fast.page_context(ours, {}, page=page_ours, config=None, nav=None) is None
+    assert material.SearchPlugin.on_page_context(theirs, {}, page=page_theirs, config=None, nav=None) is None
+    assert page_ours.content == page_theirs.content and ours.search_index.pages == theirs.search_index.pages
+
+
+def test_the_page_context_patch_follows_materials_source():
+    """The restatement is installed only over the on_page_context it restates (the source digest); the Material
+    this project installs has that one, so the patch is in effect here."""
+    assert search_fast._material_page_context_known()
 
 
 # -- what the search plugin is given --------------------------------------------------------------

@@ -13,6 +13,9 @@ without changing a byte of ``search_index.json``:
   as start then end). Anything else (other comments, doctypes, processing instructions, ``<script>`` or
   ``<style>`` content, unquoted attributes, a stray ``<``), or any failure, hands the whole page to
   Material's own parser instead, so the result never depends on which path ran.
+* :func:`page_context` stands for the search plugin's ``on_page_context`` event (when its source is the one it
+  restates): Material's pattern removing ``data-search-*`` attributes begins with an optional space, so it tries
+  every position of every page; it now runs only on a page that holds such an attribute with a value.
 * :func:`install` memoises jieba per Chinese run (the same labels recur on every page), takes the runs of
   pto-docs' own Chinese from a table jieba made once (``zh_segments``: jieba's dictionary is then never loaded
   for an untranslated tree), and compiles Material's Han-script pattern once instead of once per string.
@@ -249,15 +252,56 @@ def add_entry_from_context(index, page) -> None:
             index.create_entry_for_section(section, page.toc, page.url, page)
 
 
-def install(search_plugin) -> bool:
-    """Speed up one search plugin instance's index (its class and every other instance are untouched).
-    False when the plugin is not Material's or its index is not the one this module mirrors."""
+# Material's SearchPlugin.on_page_context (the sha256 of its source, dedented) whose rewrite page_context is: the
+# index entry, then its data-search-* attributes removed from the content (mkdocs-material 9.5 to 9.8)
+PAGE_CONTEXT_SOURCE = "2ebaa3873b3e092dd5710da32df19082fb09ae781c71c19a2fe9b82671559b83"
+_MATERIAL_ATTRIBUTES = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")  # Material's pattern, as it is written there
+_ANY_ATTRIBUTE = re.compile(r'data-search-\w+="[^"]+"')  # what each of its matches holds: found fast (literal)
+
+
+def page_context(plugin, context, *, page, config, nav):
+    """Material's ``on_page_context`` for ``plugin``, without its pass over the whole content when that holds no
+    attribute to remove (the pages' ``data-search-exclude`` has no value): Material's pattern starts with an
+    optional space, so its scan tries every position; a match needs ``data-search-…="…"``, found by a literal
+    scan first."""
+    if not plugin.config.enabled:
+        return
+    plugin.search_index.add_entry_from_context(page)
+    if _ANY_ATTRIBUTE.search(page.content) is not None:
+        page.content = _MATERIAL_ATTRIBUTES.sub("", page.content)
+
+
+def _material_page_context_known() -> bool:
+    import hashlib
+    import inspect
+    import textwrap
+    try:
+        source = textwrap.dedent(inspect.getsource(material_search.SearchPlugin.on_page_context))
+    except (OSError, TypeError):
+        return False
+    return hashlib.sha256(source.encode()).hexdigest() == PAGE_CONTEXT_SOURCE
+
+
+def install(search_plugin, plugins=None) -> bool:
+    """Speed up one search plugin instance's index (its class and every other instance are untouched), and, given
+    the build's ``plugins`` (MkDocs' PluginCollection), that instance's ``page_context`` event when Material's is
+    the one :func:`page_context` restates. False when the plugin is not Material's or its index is not the one
+    this module mirrors."""
     index = getattr(search_plugin, "search_index", None)
     if material_search is None or not isinstance(index, material_search.SearchIndex):
         return False
     if not all(hasattr(index, name) for name in ("create_entry_for_section", "_segment_chinese")):
         return False
     index.add_entry_from_context = functools.partial(add_entry_from_context, index)
+    events = getattr(plugins, "events", {}).get("page_context") if plugins is not None else None
+    if events is not None and _material_page_context_known():
+        for n, method in enumerate(events):
+            if (getattr(method, "__self__", None) is search_plugin
+                    and getattr(method, "__func__", None) is material_search.SearchPlugin.on_page_context):
+                events[n] = functools.partial(page_context, search_plugin)
+                origins = getattr(plugins, "_event_origins", None)  # (the plugin MkDocs names in its messages)
+                if isinstance(origins, dict) and method in origins:
+                    origins[events[n]] = origins[method]
     config = getattr(search_plugin, "config", None)
     _OWN_DICTIONARY[0] = bool(getattr(config, "jieba_dict", None) or getattr(config, "jieba_dict_user", None))
     _segment_run.cache_clear()  # jieba's dictionary is set in the search plugin's on_config of this build
