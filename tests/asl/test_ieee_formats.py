@@ -5,6 +5,7 @@ bit truncation for TF32/HF32, and hand-worked values."""
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import random
@@ -34,7 +35,14 @@ def ml_value(bits: int, fmt) -> float:
 
 
 def grid(fmt) -> dict[Fraction, int]:
-    """Every nonnegative finite value of an 8-bit format (ml_dtypes' decoding) -> its bits."""
+    """Every nonnegative finite value of an 8-bit format (ml_dtypes' decoding) -> its bits (read-only: made once
+    per format)."""
+    return _grid(fmt.name)
+
+
+@functools.cache
+def _grid(name: str) -> dict[Fraction, int]:
+    fmt = FORMATS[name]
     out = {}
     for bits in range(0x80):
         v = ml_value(bits, fmt)
@@ -43,9 +51,14 @@ def grid(fmt) -> dict[Fraction, int]:
     return out
 
 
+@functools.cache
+def _points(name: str) -> list[Fraction]:
+    return sorted(_grid(name))
+
+
 def oracle(x: Fraction, fmt, mode: str, saturate: bool = False):
     """``x`` (nonzero) rounded onto an 8-bit format by searching its grid: (bits, flags)."""
-    points = sorted(grid(fmt))
+    points = _points(fmt.name)
     largest = points[-1]
     beyond = largest + (largest - points[-2])  # the next grid point past the largest finite value
     ext = points + [beyond]
