@@ -44,3 +44,16 @@ def build_catalog(site: Path, **options) -> None:
     logging.getLogger("mkdocs").setLevel(logging.WARNING)
     config.plugins.on_startup(command="build", dirty=False)
     build(config, dirty=False)
+
+
+def instances_of(monkeypatch, cls) -> list:
+    """Every ``cls`` object made from now on (its ``__init__`` wrapped for the test), in the order they were made."""
+    made: list = []
+    original = cls.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(cls, "__init__", init)
+    return made

@@ -5,20 +5,12 @@ from __future__ import annotations
 
 from mkdocs.structure.pages import Page
 
-from pto_docs.site.speedups import chrome_cache
 from pto_docs.site.speedups.chrome_cache import CACHED_BLOCKS, ChromeCache
-from tests.mkdocs_config import build_catalog
+from tests.mkdocs_config import build_catalog, instances_of
 
 
 def test_cached_theme_blocks_give_the_same_site_byte_for_byte(tmp_path, monkeypatch):
-    caches = []
-    original = ChromeCache.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        caches.append(self)
-
-    monkeypatch.setattr(chrome_cache.ChromeCache, "__init__", init)
+    caches = instances_of(monkeypatch, ChromeCache)
     build_catalog(tmp_path / "cached", chrome_cache=True)
     cached = list(caches)
     caches.clear()

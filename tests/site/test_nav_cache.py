@@ -5,20 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pto_docs.site.speedups import nav_cache
-from tests.mkdocs_config import build_catalog, config_copy
+from tests.mkdocs_config import build_catalog, config_copy, instances_of
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_cached_navigation_gives_the_same_site_byte_for_byte(tmp_path, monkeypatch):
-    caches = []
-    original = nav_cache.NavCache.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        caches.append(self)
-
-    monkeypatch.setattr(nav_cache.NavCache, "__init__", init)
+    caches = instances_of(monkeypatch, nav_cache.NavCache)
     build_catalog(tmp_path / "cached", nav_cache=True)
     cached = list(caches)
     caches.clear()
