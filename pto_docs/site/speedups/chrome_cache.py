@@ -1,17 +1,18 @@
-"""The blocks of Material's page that are the same on every page of a directory, rendered once per directory.
+"""The blocks of Material's page that are the same on pages at sibling locations, rendered once per such set.
 
 Material renders its whole ``base.html`` into every page. Some of its blocks read nothing of the page but its URL,
 and that only through relative links to fixed files of the theme: the ``__config`` JSON (``base_url``, the
 features, the labels of the language, the search worker's URL), the stylesheets with the icon definitions, the
 scripts (``templates/overrides/main.html`` adds ours), the polyfills and the analytics integration. A relative
-link depends only on the page's directory, so two pages of one directory get the same text from each of them.
+link to a file outside the page's own location is the same from every page whose location (the directory its
+links resolve from) is a sibling of it, so such pages get the same text from each of those blocks.
 
 ``templates/overrides/main.html`` overrides those blocks with ``{{ pto_chrome(page, "config", super) }}``:
 :class:`ChromeCache` (the Jinja global ``pto_chrome``) calls Material's block (``super``) for the first page of a
-directory and returns its text again for the others. A page without a URL (the 404 page) always gets Material's
-render. One cache lives for one language's build (``on_env`` makes a new one), so its labels and configuration
-are those of the build. ``tests/site/test_chrome_cache.py`` compares whole sites built with and without it byte
-for byte.
+set of sibling locations and returns its text again for the others. A page without a URL (the 404 page), and
+one located where a file of the site lies, always get Material's render. One cache lives for one language's
+build (``on_env`` makes a new one), so its labels and configuration are those of the build.
+``tests/site/test_chrome_cache.py`` compares whole sites built with and without it byte for byte.
 """
 
 from __future__ import annotations

@@ -253,7 +253,7 @@ def add_entry_from_context(index, page) -> None:
 
 
 # Material's SearchPlugin.on_page_context (the sha256 of its source, dedented) whose rewrite page_context is: the
-# index entry, then its data-search-* attributes removed from the content (mkdocs-material 9.5 to 9.8)
+# index entry, then its data-search-* attributes removed from the content (as in mkdocs-material 9.8.2)
 PAGE_CONTEXT_SOURCE = "2ebaa3873b3e092dd5710da32df19082fb09ae781c71c19a2fe9b82671559b83"
 _MATERIAL_ATTRIBUTES = re.compile(r"\s?data-search-\w+=\"[^\"]+\"")  # Material's pattern, as it is written there
 _ANY_ATTRIBUTE = re.compile(r'data-search-\w+="[^"]+"')  # what each of its matches holds: found fast (literal)
@@ -271,6 +271,7 @@ def page_context(plugin, context, *, page, config, nav):
         page.content = _MATERIAL_ATTRIBUTES.sub("", page.content)
 
 
+@functools.cache
 def _material_page_context_known() -> bool:
     import hashlib
     import inspect
