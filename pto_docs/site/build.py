@@ -29,6 +29,7 @@ from ..render.footer import footer_identity
 from ..render.navigation import navigation
 from . import output, serve
 from .config import config_path
+from .gc_pause import FullCollectionPause
 from .logs import WarningCounter
 from .memory import SiteMemory
 from .pages import PageEvents
@@ -79,6 +80,7 @@ class SiteBuild(PageEvents):
         self.last_good: tuple[Path, BuildState] | None = None  # serving: the last spec root and tree state that built
         self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
         self.stamp: dict | None = None  # what the published site will be a build of (uptodate.py), when it may skip
+        self.collections = FullCollectionPause()  # the primary build's: no full garbage collection until it ends
 
     def further(self, locale: str, config) -> SiteBuild:
         """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
@@ -159,7 +161,8 @@ class SiteBuild(PageEvents):
                 return None
             if self.locale is None:
                 current_progress().stage("running the AVS test points for the worked examples")
-            return examples_results(catalog, generated, profile, cache)
+            with self.collections.suspended():  # the interpreter's pool processes collect as usual (gc_pause.py)
+                return examples_results(catalog, generated, profile, cache)
         return run
 
     def cache_dir(self, config) -> str | None:
@@ -175,6 +178,8 @@ class SiteBuild(PageEvents):
         """on_config: load the tree (or find it unchanged), set this language's configuration."""
         self.start = time.monotonic()
         primary = self.locale is None
+        if primary:
+            self.collections.pause()  # resumed when the build ends (post_build) or fails (build_error)
         if primary and self.in_place:
             self.memory.background.before_rebuild()  # the last rebuild's background work is done (serve.py)
         elif primary:
@@ -356,6 +361,13 @@ class SiteBuild(PageEvents):
             self.highlight = None
         if self.locale is not None:  # a further language built in this process
             return
+        try:
+            self._finish_primary(config)
+        finally:
+            self.collections.resume()
+
+    def _finish_primary(self, config) -> None:
+        """post_build of the primary build: the further languages' results, the report, publishing, the summary."""
         results = [self.stats] + self.languages.finish(config)
         cache_dir = self.cache_dir(config)
         if cache_dir and (self.cache is not None or any(r.get("reused") for r in results)):
@@ -408,6 +420,7 @@ class SiteBuild(PageEvents):
             self.written.abandon()  # some page files may be of this failed build: write them all next time
         if self.locale is not None:
             return
+        self.collections.resume()
         if self.languages is not None:
             self.languages.stop()
         if self.in_place:
