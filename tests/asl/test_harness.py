@@ -110,3 +110,30 @@ def test_running_asl_leaves_the_recursion_limit_as_it_found_it():
     before = sys.getrecursionlimit()
     run_avs(jobs=1)
     assert sys.getrecursionlimit() == before
+
+
+# a container made by the test process just before it forks a pool worker (test_a_pool_worker_freezes_...)
+_INHERITED: list = []
+
+
+def _inherited_is_collectable() -> bool:
+    return any(obj is _INHERITED for obj in __import__("gc").get_objects())
+
+
+def test_a_pool_worker_freezes_what_it_inherited():
+    """harness._start_worker: what the fork shared is out of the collector's sight in the worker (gc.freeze);
+    the parent's own objects are not frozen by it."""
+    import gc
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from pto_docs.asl import harness
+    _INHERITED[:] = [[]]
+    assert _inherited_is_collectable()
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(1, mp_context=context, initializer=harness._start_worker, initargs=(os.getpid(),)) as pool:
+        assert pool.submit(_inherited_is_collectable).result() is False
+    with ProcessPoolExecutor(1, mp_context=context) as pool:  # the same without the initializer: still tracked
+        assert pool.submit(_inherited_is_collectable).result() is True
+    assert _inherited_is_collectable() and gc.isenabled()
