@@ -36,6 +36,7 @@ from .asl.parser import parse
 from .asl.probe import step_json
 from .asl.runner import run_in_big_stack
 from .avs_examples import Decoder
+from .gc_pause import full_collections_paused
 from .model import Catalog
 
 SCHEMA = "pto-docs.case.v2"
@@ -75,8 +76,9 @@ class ModelRunner:
         from .avs import instruction_entry_names, model_units
         self.catalog = catalog
         self.profile = profile
-        self.session = Session(load_model(model_units(catalog), generated, cache_dir), profile,
-                               [*instruction_entry_names(catalog), *calls] or True)
+        with full_collections_paused():  # a linked model: a large structure that lives on (gc_pause.py)
+            self.session = Session(load_model(model_units(catalog), generated, cache_dir), profile,
+                                   [*instruction_entry_names(catalog), *calls] or True)
         self.program = self.session.program
         self.decoder = Decoder(catalog)
         self._assembler = None

@@ -31,6 +31,7 @@ from .executor import conversion, dtypes, state
 from .executor.faults import FAULT_TILE_LEGALITY
 from .executor.flags import FLAG_NAMES
 from .executor.registry import OPS
+from .gc_pause import full_collections_paused
 
 # B.DATR RMode codes of the executor's semantic mode names (None: the operation default, code 0)
 RMODE_CODES = {None: 0, "RNE": 1, "RTZ": 2, "RTM": 3, "RTP": 4, "RNA": 5, "RTO": 6, "RHB": 7}
@@ -51,13 +52,14 @@ class AslBridge:
     """One linked ASL program (``ieee`` profile), reused case after case."""
 
     def __init__(self, units: list[Unit], generated: str | None, cache_dir=None):
-        self.session = Session(load_model(units, generated, cache_dir), "ieee")
-        self.program = self.session.program
-        # Every case starts from the state ResetProfileState() leaves (the first call of every AVS test):
-        # run it once and make that the state the session restores before each case.
-        run_in_big_stack(self.program.call, "ResetProfileState")
-        self.program.initial = [copy_value(v) for v in self.program.G]
-        self.program.dirty.clear()
+        with full_collections_paused():  # a linked model: a large structure that lives on (gc_pause.py)
+            self.session = Session(load_model(units, generated, cache_dir), "ieee")
+            self.program = self.session.program
+            # Every case starts from the state ResetProfileState() leaves (the first call of every AVS test):
+            # run it once and make that the state the session restores before each case.
+            run_in_big_stack(self.program.call, "ResetProfileState")
+            self.program.initial = [copy_value(v) for v in self.program.G]
+            self.program.dirty.clear()
 
     # -- state helpers -------------------------------------------------------------------------
     def _set_global(self, name: str, value) -> None:

@@ -20,6 +20,7 @@ import yaml
 
 from .diagnostics import Diagnostic, error, sort_diagnostics
 from .frozen import freeze
+from .gc_pause import full_collections_paused
 from .load_memo import LoadMemo, NoMemo
 from .model import (
     Adr,
@@ -64,6 +65,11 @@ def load_catalog(root: str | Path, memo: LoadMemo | None = None, previous: SpecT
 
     ``memo`` (kept by the caller between loads, who ends each load with ``memo.finish()``) answers the per-file
     steps of unchanged files; ``previous`` (the last load's tree) lends its decoded texts of byte-identical files."""
+    with full_collections_paused():  # a loaded tree: a large structure that lives on (gc_pause.py)
+        return _load_catalog(root, memo, previous, preread)
+
+
+def _load_catalog(root, memo, previous, preread) -> LoadResult:
     from .validate import cross_reference_checks  # the rules live in validate.py
 
     memo = memo if memo is not None else NoMemo()

@@ -22,6 +22,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 from ..diagnostics import SpecRootError
+from ..gc_pause import FullCollectionPause
 from ..i18n import MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
 from ..progress import current as current_progress
 from ..render.build_state import BuildState, build_state
@@ -29,7 +30,6 @@ from ..render.footer import footer_identity
 from ..render.navigation import navigation
 from . import output, serve
 from .config import config_path
-from .gc_pause import FullCollectionPause
 from .logs import WarningCounter
 from .memory import SiteMemory
 from .pages import PageEvents

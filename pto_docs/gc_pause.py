@@ -1,4 +1,5 @@
-"""No full garbage collection while a site builds: the oldest generation's threshold is lifted for the build.
+"""No full garbage collection while pto-docs builds a large structure that lives on: a site, a loaded tree, a
+linked ASL model. The oldest generation's threshold is lifted while it is built, and set back afterwards.
 
 Most of a build's heap is the loaded tree and its page models, several hundred thousand container objects that
 live until the build ends. CPython's full collection walks every one of them. In a first build of pto-spec 0.58.3
@@ -12,9 +13,13 @@ One exception: ``suspended()`` gives full collections back while the AVS interpr
 (``avs_examples: run``). Its pool processes fork from that point, and a long run leaves cyclic garbage behind
 in each test point it runs.
 
-A :class:`FullCollectionPause` is owned by the primary build (build.py). It pauses when the build is
+A :class:`FullCollectionPause` is owned by the primary build (site/build.py). It pauses when the build is
 configured and resumes when the build ends or fails. The processes forked in between inherit the pause and
-exit with it.
+exit with it. :func:`full_collections_paused` does the same around one call that builds a large structure:
+loading a tree (load.py) and linking an ASL model for the executor's bridges (executor_asl.py, exec_model.py).
+In the suite, which does all of these in its worker processes again and again, full collections took 73 s of
+CPU, most of it while such structures grew (tests/site/test_gc_pause.py names the figures' command).
+When the structure is complete, the first full collection after the pause walks it once.
 """
 
 from __future__ import annotations
@@ -56,3 +61,14 @@ class FullCollectionPause:
             yield
         finally:
             gc.set_threshold(saved[0], saved[1], NEVER)
+
+
+@contextmanager
+def full_collections_paused() -> Iterator[None]:
+    """No full collection inside the block; the thresholds found are set back after it (nested use is fine)."""
+    saved = gc.get_threshold()
+    gc.set_threshold(saved[0], saved[1], NEVER)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*saved)

@@ -1,4 +1,4 @@
-"""site/gc_pause.py: a build makes no full garbage collection, in its own process or in the processes it forks;
+"""gc_pause.py: a build makes no full garbage collection, in its own process or in the processes it forks;
 the AVS interpreter's run inside a build collects as usual; when the build ends (done, failed, or nothing to do)
 the process's thresholds are what they were."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.site.gc_pause import NEVER, FullCollectionPause
+from pto_docs.gc_pause import NEVER, FullCollectionPause
 from tests.mkdocs_config import config_copy
 
 
@@ -92,3 +92,42 @@ def test_a_failed_build_gives_them_back(tmp_path, tree, _own_thresholds):
     code, err = _build(tmp_path, tree)
     assert code != 0 and "Traceback" not in err, err
     assert gc.get_threshold() == _own_thresholds
+
+
+def test_full_collections_paused_nests_and_sets_back(_own_thresholds):
+    from pto_docs.gc_pause import full_collections_paused
+    with full_collections_paused():
+        assert gc.get_threshold() == (650, 9, NEVER)
+        with full_collections_paused():
+            assert gc.get_threshold() == (650, 9, NEVER)
+        assert gc.get_threshold() == (650, 9, NEVER)
+    assert gc.get_threshold() == _own_thresholds
+    with pytest.raises(ValueError), full_collections_paused():
+        raise ValueError("a failed load")
+    assert gc.get_threshold() == _own_thresholds
+
+
+def test_loading_a_tree_and_linking_models_pause_full_collections(tmp_path, monkeypatch, _own_thresholds):
+    """load_catalog, the executor's ASL bridge and the model runner of `pto-docs exec` build what lives on with
+    full collections paused, and set the thresholds back."""
+    from pto_docs import exec_model, executor_asl, load
+    from pto_docs.avs import avs_inputs
+    seen = []
+
+    def recording(module, name):
+        original = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            seen.append((name, gc.get_threshold()))
+            return original(*args, **kwargs)
+        monkeypatch.setattr(module, name, wrapper)
+    recording(load, "_load_units")
+    recording(executor_asl, "load_model")
+    recording(exec_model, "load_model")
+    catalog = load.load_catalog(Path(__file__).resolve().parent.parent / "catalog").catalog
+    assert gc.get_threshold() == _own_thresholds
+    executor_asl.AslBridge(avs_inputs(catalog).units, None, tmp_path / "asl")
+    assert gc.get_threshold() == _own_thresholds
+    exec_model.ModelRunner(catalog, None, tmp_path / "asl")
+    assert gc.get_threshold() == _own_thresholds
+    assert seen == [("_load_units", (650, 9, NEVER)), ("load_model", (650, 9, NEVER)), ("load_model", (650, 9, NEVER))]
