@@ -18,8 +18,8 @@ configured and resumes when the build ends or fails. The processes forked in bet
 exit with it. :func:`full_collections_paused` does the same around one call that builds a large structure:
 loading a tree (load.py) and linking an ASL model for the executor's bridges (executor_asl.py, exec_model.py).
 In the suite, which does all of these in its worker processes again and again, full collections took 73 s of
-CPU, most of it while such structures grew (tests/site/test_gc_pause.py names the figures' command).
-When the structure is complete, the first full collection after the pause walks it once.
+CPU, most of it while such structures grew (README, Speed, stop 26). When the structure is complete, the first
+full collection after the pause walks it once.
 """
 
 from __future__ import annotations
