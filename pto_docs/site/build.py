@@ -28,7 +28,7 @@ from ..progress import current as current_progress
 from ..render.build_state import BuildState, build_state
 from ..render.footer import footer_identity
 from ..render.navigation import navigation
-from . import output, serve
+from . import output, serve, template_cache
 from .config import config_path
 from .logs import WarningCounter
 from .memory import SiteMemory
@@ -165,6 +165,13 @@ class SiteBuild(PageEvents):
                 return examples_results(catalog, generated, profile, cache)
         return run
 
+    def templates_cache(self, config):
+        """Compiled templates kept on disk for every build of this user (template_cache.py); None with the
+        ``cache`` option off."""
+        if not self.options.cache:
+            return None
+        return template_cache.user_templates(self.spec_root(config))
+
     def cache_dir(self, config) -> str | None:
         if not (self.options.cache and self.dirty):
             return None
@@ -190,6 +197,9 @@ class SiteBuild(PageEvents):
         root = self.spec_root(config)
         if not root.is_dir():
             raise PluginError(f"{root}: error[IO-ROOT]: spec root does not exist or is not a directory")
+        # every environment of the theme keeps its compiled templates: once per serving process, or once per user
+        # for builds (template_cache.py)
+        template_cache.install(config.theme, self.memory.bytecode if self.in_place else self.templates_cache(config))
         self.manifest = self._unchanged_tree(config, root)
         if self.manifest is not None and "footer" not in self.manifest:
             self.manifest = None  # (a manifest of an older pto-docs: load the tree)
@@ -277,6 +287,8 @@ class SiteBuild(PageEvents):
         if self.locale is None:
             current_progress().stage("loading the spec tree")
         preread, self.preread = self.preread, None  # the bytes the tree digest just read, parsed instead
+        from ..render.env import environment
+        environment(self.templates_dir(config)).bytecode_cache = self.templates_cache(config)
         try:
             # a build (not a serving reload, which is incremental) checks the tree on both cores (load_helper.py)
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),

@@ -9,7 +9,8 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..render.build_state import TreeStates
-from .serve import Background, ThemeBytecode
+from .serve import Background
+from .template_cache import ThemeBytecode
 
 
 class PageKeys:
@@ -52,6 +53,6 @@ class SiteMemory:
     keys: PageKeys = field(default_factory=PageKeys)
     states: TreeStates = field(default_factory=TreeStates)  # loaded trees, reused while unchanged (build_state.py)
     background: Background = field(default_factory=Background)  # a serving rebuild's work after it (serve.py)
-    bytecode: ThemeBytecode = field(default_factory=ThemeBytecode)  # the theme compiled once (serve.py)
+    bytecode: ThemeBytecode = field(default_factory=ThemeBytecode)  # the theme compiled once (template_cache.py)
     # in a serving pool worker: the language build whose page pack its next task saves (languages.py)
     unsaved: tuple | None = None

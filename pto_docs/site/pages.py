@@ -155,8 +155,6 @@ class PageEvents:
         env.globals["pto_nav"] = NavCache(env, config, enabled=self.options.nav_cache)
         env.globals["pto_chrome"] = ChromeCache(files, enabled=self.options.chrome_cache)
         entries = self.search.search_index.entries if self.search is not None and hasattr(self.search, "search_index") else None
-        if self.in_place:
-            env.bytecode_cache = self.memory.bytecode  # the theme compiled once per serving process
         if self.written is not None and "404.html" in config.theme.static_templates:
             self._keep_404(config)
         for src_uri, (key, page_entries) in self.reused.items():

@@ -11,22 +11,18 @@ language process) forgets the directory, so the next build writes every page aga
 The rest keeps a serving process's rebuilds short: work no reloaded page needs (saving page packs, reaping the
 forked language processes) runs after the rebuild in a background thread, together with the garbage
 collection the rebuild skipped (:func:`before_rebuild`); Material's templates are compiled once per process
-(:class:`ThemeBytecode`) and jieba's dictionary is loaded once (:func:`preload_jieba`), so forked language
+(template_cache.ThemeBytecode) and jieba's dictionary is loaded once (:func:`preload_jieba`), so forked language
 builds inherit both.
 """
 
 from __future__ import annotations
 
 import gc
-import hashlib
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable
-
-import jinja2
-import jinja2.bccache
 
 # the background work of the last serving rebuild, and the garbage collector's pause (see before_rebuild)
 COLLECT_AFTER = 1.0  # seconds after a rebuild: the browsers have fetched the reloaded page by then
@@ -152,35 +148,6 @@ class Background:
         # not a daemon: the interpreter lets it finish (a page pack is never left half-written)
         self.thread = threading.Thread(target=run, name="pto-docs after the rebuild")
         self.thread.start()
-
-
-class ThemeBytecode(jinja2.BytecodeCache):
-    """Compiled theme templates, kept by this serving process for all its rebuilds (and inherited by every
-    fork): MkDocs makes a new theme environment per build, which would compile Material's templates again
-    (~0.2 s per language). A template is found by its name, file, source checksum (Jinja's own check) and the
-    environment's syntax settings, so an edited template or another configuration compiles afresh."""
-
-    def __init__(self) -> None:
-        self._code: dict[str, bytes] = {}
-
-    def get_bucket(self, environment, name, filename, source):
-        settings = (name, filename, sorted(environment.extensions), environment.autoescape, environment.optimized,
-                    environment.trim_blocks, environment.lstrip_blocks, environment.keep_trailing_newline,
-                    environment.newline_sequence, environment.block_start_string, environment.variable_start_string,
-                    environment.comment_start_string, environment.line_statement_prefix, environment.line_comment_prefix)
-        key = hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
-        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
-        self.load_bytecode(bucket)
-        return bucket
-
-    def load_bytecode(self, bucket) -> None:
-        code = self._code.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)
-
-    def dump_bytecode(self, bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
-
 
 
 # -- a tree that fails validation while serving ---------------------------------------------------------------
