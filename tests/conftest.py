@@ -42,6 +42,15 @@ def _own_user_cache(tmp_path_factory):
         os.environ["XDG_CACHE_HOME"] = previous
 
 
+@pytest.fixture(scope="session")
+def asl_model_cache(_own_user_cache) -> Path:
+    """The run's cache of parsed ASL models: pto-docs' default (``$XDG_CACHE_HOME/pto-docs/asl``) in the run's own
+    user cache. A model is parsed once per run, and every later test that links the same texts reads it (a cache
+    file is written whole and renamed into place, so the workers share it safely)."""
+    from pto_docs.commands.avs_cmd import default_cache_dir
+    return default_cache_dir()
+
+
 @pytest.fixture
 def tree(tmp_path) -> Path:
     """A private copy of catalog/ to edit (a test module may define its own ``tree`` instead)."""
@@ -71,7 +80,7 @@ def catalog_load():
 
 
 @pytest.fixture(scope="session")
-def real_avs_examples(real_tree_root, tmp_path_factory, request):
+def real_avs_examples(real_tree_root, asl_model_cache, tmp_path_factory, request):
     """``pto-docs avs --examples`` of the real tree under the ieee profile, for the points worked examples come
     from (kinds execution and fault): ``(results path, document)``. None without the tree's generated decoders
     (PTO_DOCS_AVS_DECODERS), unless PTO_DOCS_REQUIRE_REAL_TREE=1 makes that a failure."""
@@ -88,7 +97,7 @@ def real_avs_examples(real_tree_root, tmp_path_factory, request):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["avs", str(real_tree_root), "--decoders", str(decoders), "--profile", "ieee", "--examples",
-                     "--kind", "execution", "--kind", "fault", "-q", "--cache-dir", str(work / "cache"),
+                     "--kind", "execution", "--kind", "fault", "-q", "--cache-dir", str(asl_model_cache),
                      "--json", str(results)])
     assert code in (0, 1) and "Traceback" not in err.getvalue(), err.getvalue()
     return results, json.loads(results.read_text("utf-8"))

@@ -104,11 +104,11 @@ def check(model, monkeypatch, poke: str, unwritten_expected: bool = True) -> Non
 
 
 @pytest.mark.realtree
-def test_the_real_model_resets_the_same_both_ways(real_load, real_decoders, monkeypatch):
+def test_the_real_model_resets_the_same_both_ways(real_load, real_decoders, asl_model_cache, monkeypatch):
     from pto_docs.asl.model import load_model
     from pto_docs.avs import avs_inputs
     inputs = avs_inputs(real_load.catalog)
-    model = load_model(inputs.units, real_decoders.read_text("utf-8"))
+    model = load_model(inputs.units, real_decoders.read_text("utf-8"), asl_model_cache)
     check(model, monkeypatch, "_FaultAddress")
 
 
@@ -123,13 +123,14 @@ def test_the_sample_model_resets_the_same_both_ways(catalog_load, monkeypatch):
 
 
 @pytest.mark.realtree
-def test_from_the_states_test_points_leave_the_shortcut_is_the_asl(real_load, real_decoders, monkeypatch):
+def test_from_the_states_test_points_leave_the_shortcut_is_the_asl(real_load, real_decoders, asl_model_cache,
+                                                                  monkeypatch):
     """Every call a sample of the real tree's test points makes, on the state the point has written by then,
     is checked against the ASL run from the same state in a session without the shortcut."""
     from pto_docs.asl.model import load_model
     from pto_docs.avs import avs_inputs
     inputs = avs_inputs(real_load.catalog)
-    model = load_model(inputs.units, real_decoders.read_text("utf-8"))
+    model = load_model(inputs.units, real_decoders.read_text("utf-8"), asl_model_cache)
     plain_session, session = harness_sessions(model, monkeypatch)
     plain, remembered = plain_session.program, session.program
     pyname = remembered.functions[NAME][0].pyname

@@ -22,13 +22,12 @@ pytestmark = pytest.mark.realtree
 
 
 @pytest.fixture(scope="module")
-def both(real_load, real_decoders, tmp_path_factory):
+def both(real_load, real_decoders, asl_model_cache):
     catalog = real_load.catalog
     ours = generate_decoders(catalog)
     theirs = real_decoders.read_text("utf-8")
     units = avs_inputs(catalog).units
-    cache = tmp_path_factory.mktemp("asl-cache")
-    programs = [Session(load_model(units, text, cache)).program for text in (ours, theirs)]
+    programs = [Session(load_model(units, text, asl_model_cache)).program for text in (ours, theirs)]
     return catalog, ours, theirs, programs
 
 

@@ -24,7 +24,7 @@ def test_every_unit_and_test_file_parses(real_load):
     assert errors == []
 
 
-def test_every_avs_point_of_the_real_tree_passes(real_tree_root, real_load, real_decoders, tmp_path):
+def test_every_avs_point_of_the_real_tree_passes(real_tree_root, real_load, real_decoders, asl_model_cache, tmp_path):
     """The release gate RG-05 asks this of ASLRef; here it runs on pto-docs' own interpreter, every point."""
     import contextlib
     import io
@@ -34,7 +34,7 @@ def test_every_avs_point_of_the_real_tree_passes(real_tree_root, real_load, real
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         code = main(["avs", str(real_tree_root), "--decoders", str(real_decoders), "-q",
-                     "--cache-dir", str(tmp_path / "cache"), "--json", str(tmp_path / "avs.json")])
+                     "--cache-dir", str(asl_model_cache), "--json", str(tmp_path / "avs.json")])
     doc = json.loads((tmp_path / "avs.json").read_text("utf-8"))
     failures = [(t["id"], t["status"], t["message"]) for t in doc["tests"] if t["status"] != "pass"]
     assert failures == []

@@ -29,12 +29,12 @@ CAPACITY = 128
 
 
 @pytest.fixture(scope="session")
-def asl_bridge(real_load, real_decoders, tmp_path_factory):
+def asl_bridge(real_load, real_decoders, asl_model_cache):
     from pto_docs.avs import avs_inputs
     from pto_docs.executor_asl import AslBridge
 
     units = avs_inputs(real_load.catalog).units
-    bridge = AslBridge(units, real_decoders.read_text(encoding="utf-8"), tmp_path_factory.mktemp("asl-cache"))
+    bridge = AslBridge(units, real_decoders.read_text(encoding="utf-8"), asl_model_cache)
     # Hypothesis runs a full garbage collection when a test starts (registering its random generator); the
     # linked model is millions of long-lived objects, so move them out of the collector's sight.
     import gc
