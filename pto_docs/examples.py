@@ -45,10 +45,7 @@ def run_example_case(case: dict) -> tuple[dict | None, str | None]:
 
 def worked_examples(catalog: Catalog) -> tuple[WorkedExample, ...]:
     """All worked examples of a tree, in a stable order (instruction, origin, name)."""
-    try:
-        from .executor import default_cases, supported_instructions
-    except ImportError:  # executor not installed: no examples rather than a crash
-        return ()
+    from .executor import default_cases, supported_instructions
     supported = supported_instructions()
     out: list[WorkedExample] = []
     for unit in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)):

@@ -33,10 +33,7 @@ def consistency_diagnostics(catalog: Catalog, memo=None, semantics=None) -> list
     """``memo`` (a load_memo.LoadMemo) answers the checks of unchanged unit and example files: each check reads
     one file's records and the executor only. ``semantics``, when given, is called last for the tree's
     SEMANTICS-PROSE findings (made elsewhere meanwhile: render/load_helper.py) instead of running the model here."""
-    try:
-        from .executor import accepted_data_types, check_bundle, supported_instructions
-    except ImportError:
-        return []
+    from .executor import accepted_data_types, check_bundle, supported_instructions
     from .load_memo import NoMemo
     memo = memo if memo is not None else NoMemo()
     supported = supported_instructions()

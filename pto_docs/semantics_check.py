@@ -68,11 +68,8 @@ class Target:
 
 
 def reduction_targets(catalog: Catalog) -> list[Target]:
-    try:
-        from .executor_asl import bridged_mnemonics
-        bridged = set(bridged_mnemonics())
-    except ImportError:  # NumPy / ml_dtypes absent: no interpreter profile, no witness
-        return []
+    from .executor_asl import bridged_mnemonics
+    bridged = set(bridged_mnemonics())
     out = []
     for unit in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id)):
         if unit.surface != "tile" or unit.mnemonic not in bridged:

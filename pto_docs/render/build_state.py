@@ -64,10 +64,7 @@ def fingerprint(root: Path) -> str:
 def _examples(catalog, memo: LoadMemo | None = None) -> tuple:
     """Every worked example, run through the executor. They depend only on which instruction each unit is and
     on the example files (the executor's own cases are fixed), so ``memo`` reuses them while those are unchanged."""
-    try:
-        from ..examples import worked_examples
-    except ImportError:  # the executor is optional for the site
-        return ()
+    from ..examples import worked_examples
     if memo is None:
         return tuple(worked_examples(catalog))
     key = ("worked-examples", tuple((u.id, u.kind, u.surface, u.mnemonic) for u in catalog.units.values()),
@@ -114,12 +111,9 @@ checks the tree (load_helper.py)."""
         from .sitedata import group_examples
         made_here = load_helper.catalog_parts(result.catalog, result.tree, group_examples(examples))
     try:
-        try:
-            from ..examples_check import consistency_diagnostics
-            diags += consistency_diagnostics(result.catalog, memo,  # (waits for the worker's first task)
-                                             semantics=(lambda: helper.semantics(meanwhile=True)) if helper else None)
-        except ImportError:
-            pass
+        from ..examples_check import consistency_diagnostics
+        diags += consistency_diagnostics(result.catalog, memo,  # (waits for the worker's first task)
+                                         semantics=(lambda: helper.semantics(meanwhile=True)) if helper else None)
         errors = [d for d in diags if d.is_error]
         if avs is None and avs_run is not None and not errors:
             avs = avs_run(result.catalog)

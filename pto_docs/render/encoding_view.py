@@ -48,7 +48,6 @@ class EncodingView:
     words: tuple[WordView, ...]
 
 
-UNAVAILABLE = EncodingView(False, None, None, (), (), ())
 _TICKS = re.compile(r'(?:<line x1="(\d+)" y1="(\d+)" x2="\1" y2="(\d+)" stroke="(#[0-9a-f]{6})" stroke-width="(\d+)"/>\n?){2,}')
 _TICK = re.compile(r'<line x1="(\d+)" y1="(\d+)" x2="\1" y2="(\d+)" stroke="(#[0-9a-f]{6})" stroke-width="(\d+)"/>')
 
@@ -113,11 +112,8 @@ def _compact_ticks(svg: str) -> str:
 
 
 def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
-    try:
-        from ..diagrams import register_svg
-        from ..encoding import encoding_for
-    except ImportError:
-        return UNAVAILABLE
+    from ..diagrams import register_svg
+    from ..encoding import encoding_for
     enc = encoding_for(catalog, unit)
     if enc is None:
         return EncodingView(True, None, None, (), (), ())

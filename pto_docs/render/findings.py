@@ -77,10 +77,7 @@ def _assembly_findings(unit: Unit, catalog: Catalog) -> tuple[Finding, ...]:
 
 
 def _model_findings(unit: Unit) -> tuple[Finding, ...]:
-    try:
-        from ..executor import accepted_data_types, check_bundle, supported_instructions
-    except ImportError:
-        return ()
+    from ..executor import accepted_data_types, check_bundle, supported_instructions
     if not unit.is_instruction or unit.surface != "tile" or unit.mnemonic not in supported_instructions():
         return ()
     from ..examples_check import _check_unit, prose_data_types

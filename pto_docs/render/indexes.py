@@ -107,22 +107,12 @@ def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts
     return PageParts(report.rstrip("\n") + heading, [html])
 
 
-def trace_available() -> bool:
-    try:
-        from ..trace import build_report, report_markdown  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def trace_markdown(r: SiteRenderer, locale: str) -> str | None:
-    """The traceability report page, when the trace package is installed (it owns the page's content).
+    """The traceability report page (the trace package owns its content).
 
     Computed once per renderer and language; a failure of the report code leaves the page out (logged)
     rather than failing the site build.
     """
-    if not trace_available():
-        return None
     cache = r.__dict__.setdefault("_trace_pages", {})
     if locale in cache:
         return cache[locale]

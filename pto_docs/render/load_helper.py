@@ -57,11 +57,8 @@ def catalog_parts(catalog: Catalog, tree: SpecTree, examples: dict) -> tuple[dic
 
 
 def trace_report(catalog: Catalog, tree: SpecTree, examples: dict) -> dict | None:
-    """trace.build_report of the tree with its worked examples (grouped by unit), or None when the trace package
-    is missing or fails (the renderer then tries again and logs why the page is left out)."""
-    from .indexes import trace_available
-    if not trace_available():
-        return None
+    """trace.build_report of the tree with its worked examples (grouped by unit), or None when it fails (the
+    renderer then tries again and logs why the page is left out)."""
     from ..trace import build_report
     try:
         return build_report(catalog, tree, tuple(ex for group in examples.values() for ex in group))

@@ -9,13 +9,10 @@ FLOAT_TYPES = frozenset({"FP64", "FP32", "TF32", "HF32", "FP16", "BF16", "E4M3",
 
 
 @lru_cache(maxsize=8192)
-def _bits(value: float, data_type: str) -> int | None:
-    try:
-        import numpy as np
+def _bits(value: float, data_type: str) -> int:
+    import numpy as np  # (imported on first use: a build that shows no number never loads them)
 
-        from ..executor.dtypes import get, round_to_format
-    except ImportError:  # the executor is optional for the site
-        return None
+    from ..executor.dtypes import get, round_to_format
     bits, *_ = round_to_format(np.array([value], dtype=np.float64), get(data_type))
     return int(bits[0])
 
@@ -26,8 +23,6 @@ def number_text(value: float, data_type: str) -> str:
     if data_type not in FLOAT_TYPES or value != value or value in (float("inf"), float("-inf")):
         return repr(value)
     target = _bits(value, data_type)
-    if target is None:
-        return repr(value)
     for digits in range(1, 18):
         text = format(value, f".{digits}g")
         if _bits(float(text), data_type) == target:
@@ -40,8 +35,6 @@ def number_text(value: float, data_type: str) -> str:
 def exact_title(value: float, data_type: str, bits: str | None) -> str:
     """What a hover shows: the element's bits and the exact binary value as float64 prints it."""
     if bits is None and data_type in FLOAT_TYPES:
-        raw = _bits(value, data_type)
-        if raw is not None:
-            width = {"FP64": 16, "FP32": 8, "TF32": 8, "HF32": 8, "FP16": 4, "BF16": 4}.get(data_type, 2)
-            bits = "0x" + format(raw, f"0{width}x")
+        width = {"FP64": 16, "FP32": 8, "TF32": 8, "HF32": 8, "FP16": 4, "BF16": 4}.get(data_type, 2)
+        bits = "0x" + format(_bits(value, data_type), f"0{width}x")
     return f"{bits} = {value!r}" if bits else repr(value)

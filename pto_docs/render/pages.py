@@ -499,10 +499,8 @@ class SiteRenderer:
             self._adr_bodies.setdefault(text, html)
 
     def page_count(self) -> int:
-        from .indexes import trace_available
         from .requirements_view import requirement_pages
-        return (len(self.units) + len(self.catalog.adrs) + 5 + len(requirement_pages(self.catalog))
-                + (1 if trace_available() else 0))
+        return len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog))  # (+ the report)
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages
