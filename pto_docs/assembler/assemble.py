@@ -4,6 +4,7 @@ operand values and rendering are its mixins (templates.py, operands.py, render.p
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -38,6 +39,7 @@ class Assembler(TemplateReader, OperandEncoder, Renderer):
         from ..avs_examples import Decoder
         self.catalog = catalog
         self.decoder = Decoder(catalog)
+        self._unit_templates: dict[str, set[str]] = {}  # unit id -> its normalised assembly templates (_templates)
         self.domains: dict[str, dict[str, int]] = {}
         for unit in catalog.units.values():
             for d in unit.record.get("field_domains") or ():
@@ -233,7 +235,7 @@ class Assembler(TemplateReader, OperandEncoder, Renderer):
         return f"{head} takes {shown} operand{'s' if counts != {1} else ''} ({_show(cands[0])}), not {len(toks)}"
 
     def _templates(self, uid: str) -> set[str]:
-        cache = self.__dict__.setdefault("_template_cache", {})
+        cache = self._unit_templates
         if uid not in cache:
             found = {_norm(s.template) for s in self.by_unit.get(uid, ())}
             unit = self.catalog.units.get(uid)
@@ -243,11 +245,9 @@ class Assembler(TemplateReader, OperandEncoder, Renderer):
             cache[uid] = found
         return cache[uid]
 
-    @property
+    @functools.cached_property
     def value_names(self) -> set[str]:
-        if "_value_names" not in self.__dict__:
-            self.__dict__["_value_names"] = {n.lower() for d in self.domains.values() for n in d}
-        return self.__dict__["_value_names"]
+        return {n.lower() for d in self.domains.values() for n in d}
 
     def _concrete(self, rest: str) -> bool:
         """Does the operand text give any concrete value: a number, a register, a named field value?"""

@@ -95,12 +95,11 @@ def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts
     """The traceability report page with the model-check findings appended (one searchable fragment)."""
     from .findings import catalog_findings
     from .pages import PageParts
-    cache = r.__dict__.setdefault("_findings", {})
-    if "all" not in cache:
-        cache["all"] = catalog_findings(r.catalog, r.data.assembly)
+    if r.report_findings is None:
+        r.report_findings = catalog_findings(r.catalog, r.data.assembly)
     src = routes.TRACEABILITY
     findings = [(f, routes.relative(src, routes.unit_src(r.catalog.units[f.unit_id]), "model-findings"))
-                for f in cache["all"]]
+                for f in r.report_findings]
     lab = labels(locale)
     html = r.env.get_template("partials/findings_report.html.j2").render(L=lab.t, findings=findings)
     heading = f"\n\n## {lab.t('finding.report_title')} {{: #model-findings }}\n\n<!--pto-f:0-->\n"
@@ -113,16 +112,16 @@ def trace_markdown(r: SiteRenderer, locale: str) -> str | None:
     Computed once per renderer and language; a failure of the report code leaves the page out (logged)
     rather than failing the site build.
     """
-    cache = r.__dict__.setdefault("_trace_pages", {})
-    if locale in cache:
-        return cache[locale]
+    pages = r.trace_pages
+    if locale in pages:
+        return pages[locale]
     from ..trace import build_report, report_markdown
     try:
-        if "_trace_report" not in r.__dict__:
+        if r.trace_report is None:
             examples = tuple(ex for group in r.data.examples.values() for ex in group)
-            r._trace_report = build_report(r.catalog, r.data.tree, examples)
-        cache[locale] = report_markdown(r._trace_report, locale)
+            r.trace_report = build_report(r.catalog, r.data.tree, examples)
+        pages[locale] = report_markdown(r.trace_report, locale)
     except Exception as exc:  # the report is another package's; keep the site building without it
         logging.getLogger("mkdocs.plugins.pto-docs").info(f"pto-docs: traceability report page left out: {exc!r}")
-        cache[locale] = None
-    return cache[locale]
+        pages[locale] = None
+    return pages[locale]

@@ -183,10 +183,13 @@ class SiteRenderer:
         self.catalog = catalog
         self.data = SiteData.build(catalog, tree, examples, avs, memo,
                                    semantics=shared.semantics if shared is not None else None)
-        if shared is not None and shared.trace_report is not None:
-            self._trace_report = shared.trace_report  # (render/indexes.py trace_markdown)
-        if shared is not None and shared.id_index is not None:
-            self._id_index = shared.id_index  # (files())
+        # made when first needed (unless ``shared`` made them), then kept: the traceability report and its page per
+        # language (render/indexes.py trace_markdown), the model-check findings the report page lists
+        # (report_with_findings) and the id lookup of the search box (files())
+        self.trace_report: dict | None = shared.trace_report if shared is not None else None
+        self.trace_pages: dict[str, str | None] = {}
+        self.report_findings: tuple | None = None
+        self.id_index: bytes | None = shared.id_index if shared is not None else None
         self._avs_key = canonical_sha256(avs) if avs is not None else ""
         self.env = environment(templates_dir)
         self._models: dict[str, Any] = {}
@@ -519,9 +522,9 @@ class SiteRenderer:
         """Non-page files of the site: each worked example's case JSON, downloadable from its page, and the id
         lookup of the search box (render/id_index.py)."""
         from .id_index import PATH, id_index_json
-        if "_id_index" not in self.__dict__:
-            self._id_index = id_index_json(self.catalog, self.data.examples)
-        yield PATH, self._id_index
+        if self.id_index is None:
+            self.id_index = id_index_json(self.catalog, self.data.examples)
+        yield PATH, self.id_index
         for examples in self.data.examples.values():
             for ex in examples:
                 name = ex.key.split("/", 1)[-1]

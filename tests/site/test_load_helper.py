@@ -60,7 +60,7 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
     monkeypatch.setattr(pages, "costly_parts", counted)
     state = build_state(SPEC_ROOT, parallel=True)
     assert made_here == []  # the worker ran the model
-    assert "_trace_report" in state.renderer.__dict__ and "_id_index" in state.renderer.__dict__
+    assert state.renderer.trace_report is not None and state.renderer.id_index is not None  # made by the worker
     r = state.renderer
     instructions = [u.id for u in r.units if u.is_instruction]
     # this process made a first part of the instruction units (in page order, maybe none), the worker the others
