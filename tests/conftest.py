@@ -143,13 +143,20 @@ def serve_directory(site: Path):
     """A static server of ``site`` on a free loopback port (shut it down when done)."""
     import functools
     import http.server
+    import sys
     import threading
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    class Server(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            if isinstance(sys.exc_info()[1], ConnectionError):
+                return  # the browser dropped a request it no longer needed (a page left before it loaded)
+            super().handle_error(request, client_address)
+
+    httpd = Server(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 
