@@ -354,24 +354,10 @@ def _function_slot(catalog: Catalog) -> tuple[int, int] | None:
 
 
 # -- indexes and record reading -----------------------------------------------------------------
-_INDEX: dict[int, tuple[Catalog, dict[str, tuple[Unit, list[Mapping[str, Any]]]]]] = {}
-
-
-def _carrier(catalog: Catalog, mnemonic: str) -> tuple[Unit, list[Mapping[str, Any]]] | None:
-    """The (block or scalar) unit and forms whose form mnemonic is ``mnemonic``."""
-    cached = _INDEX.get(id(catalog))
-    if cached is None or cached[0] is not catalog:
-        index: dict[str, tuple[Unit, list[Mapping[str, Any]]]] = {}
-        for unit in sorted(catalog.instructions, key=lambda u: (u.surface != "block", u.id)):
-            for rec in unit.catalog_records:
-                if isinstance(rec, Mapping) and "encoding" in rec and isinstance(rec.get("mnemonic"), str):
-                    entry = index.setdefault(rec["mnemonic"], (unit, []))
-                    if entry[0] is unit:
-                        entry[1].append(rec)
-        if len(_INDEX) > 8:
-            _INDEX.clear()
-        _INDEX[id(catalog)] = cached = (catalog, index)
-    return cached[1].get(mnemonic)
+def _carrier(catalog: Catalog, mnemonic: str) -> tuple[Unit, tuple[Mapping[str, Any], ...]] | None:
+    """The (block or scalar) unit and forms whose form mnemonic is ``mnemonic`` (load.py indexes them)."""
+    found = catalog.forms_by_mnemonic.get(mnemonic)
+    return (catalog.units[found[0]], found[1]) if found is not None else None
 
 
 def _words(form: Mapping[str, Any], override: Sequence[Mapping[str, Any]] | None = None):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -402,4 +402,18 @@ def _index(cat: Catalog) -> Catalog:
     adrs_by_ndf = _group((n, a.id) for a in cat.adrs.values() for n in a.front.get("affected_ndf", ()) if isinstance(n, str))
     by_mnemonic = {(u.surface, u.mnemonic): u.id for u in cat.units.values() if u.is_instruction and u.mnemonic}
     return replace(cat, unit_by_path=MappingProxyType(unit_by_path), tests_by_unit=by_unit, tests_by_requirement=by_req,
-                   adrs_by_unit=adrs_by_unit, adrs_by_ndf=adrs_by_ndf, instruction_by_mnemonic=MappingProxyType(by_mnemonic))
+                   adrs_by_unit=adrs_by_unit, adrs_by_ndf=adrs_by_ndf, instruction_by_mnemonic=MappingProxyType(by_mnemonic),
+                   forms_by_mnemonic=forms_index(cat))
+
+
+def forms_index(cat: Catalog) -> MappingProxyType:
+    """Each encoded form's mnemonic -> the unit carrying it and its forms of that mnemonic: the first unit in the
+    order block units first, then by id (a later unit's forms of a mnemonic already taken are not its)."""
+    index: dict[str, tuple[str, list]] = {}
+    for unit in sorted((u for u in cat.units.values() if u.is_instruction), key=lambda u: (u.surface != "block", u.id)):
+        for rec in unit.catalog_records:
+            if isinstance(rec, Mapping) and "encoding" in rec and isinstance(rec.get("mnemonic"), str):
+                entry = index.setdefault(rec["mnemonic"], (unit.id, []))
+                if entry[0] == unit.id:
+                    entry[1].append(rec)
+    return MappingProxyType({name: (uid, tuple(forms)) for name, (uid, forms) in index.items()})

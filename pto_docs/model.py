@@ -222,6 +222,8 @@ class Catalog:
     adrs_by_unit: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: EMPTY)
     adrs_by_ndf: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: EMPTY)
     instruction_by_mnemonic: Mapping[tuple[str, str], str] = field(default_factory=lambda: EMPTY)  # (surface, mnemonic) -> id
+    # form mnemonic -> (id of the block or scalar unit carrying it, that unit's encoded forms of that mnemonic)
+    forms_by_mnemonic: Mapping[str, tuple[str, tuple[Mapping[str, Any], ...]]] = field(default_factory=lambda: EMPTY)
 
     @property
     def instructions(self) -> tuple[Unit, ...]:

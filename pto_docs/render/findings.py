@@ -45,29 +45,24 @@ def findings_of(unit: Unit, catalog: Catalog | None = None, assembly: dict | Non
     """The findings of one instruction: the reference executor's (tile instructions it models) and, given the
     catalog, the assembler's (EXAMPLE-ASM, every instruction; ``assembly``: model_checks.assembly, when the
     caller has them already)."""
-    if assembly is not None:
-        out = list(assembly.get(unit.id, ())) if unit.is_instruction else []
-    else:
-        out = list(_assembly_findings(unit, catalog)) if catalog is not None and unit.is_instruction else []
+    if assembly is None and catalog is not None and unit.is_instruction:
+        assembly = assembly_findings_by_unit(catalog, (unit,))
+    out = list(assembly.get(unit.id, ())) if assembly is not None and unit.is_instruction else []
     return tuple(out) + _model_findings(unit)
 
 
-def assembly_findings_by_unit(catalog: Catalog) -> dict[str, tuple[Finding, ...]]:
-    return {u.id: found for u in catalog.instructions if (found := _assembly_findings(u, catalog))}
-
-
-_ASSEMBLERS: dict[int, tuple[Catalog, object, frozenset]] = {}
-
-
-def _assembly_findings(unit: Unit, catalog: Catalog) -> tuple[Finding, ...]:
+def assembly_findings_by_unit(catalog: Catalog, units=None) -> dict[str, tuple[Finding, ...]]:
+    """EXAMPLE-ASM findings of ``units`` (default: every instruction), by unit id; one assembler for them all."""
     from ..assembler import Assembler
+    assembler, instruction_ids = Assembler(catalog), frozenset(u.id for u in catalog.instructions)
+    return {u.id: found for u in (catalog.instructions if units is None else units)
+            if (found := _assembly_findings(u, catalog, assembler, instruction_ids))}
+
+
+def _assembly_findings(unit: Unit, catalog: Catalog, assembler, instruction_ids: frozenset) -> tuple[Finding, ...]:
     from ..examples_check import assembly_lines
-    cached = _ASSEMBLERS.get(id(catalog))
-    if cached is None or cached[0] is not catalog:
-        _ASSEMBLERS.clear()
-        cached = _ASSEMBLERS[id(catalog)] = (catalog, Assembler(catalog), frozenset(u.id for u in catalog.instructions))
     out = []
-    for pointer, segment, verdict, message, _owner in assembly_lines(catalog, unit, cached[1], cached[2]):
+    for pointer, segment, verdict, message, _owner in assembly_lines(catalog, unit, assembler, instruction_ids):
         if verdict == "mismatch":
             english = unit.contract.get("examples", ())[int(pointer.rsplit("/", 1)[1])] \
                 if pointer.startswith("/contract/") else unit.record.get("block", ())[int(pointer.rsplit("/", 1)[1])]
@@ -103,6 +98,8 @@ def _order(listed: set[str], accepted: tuple[str, ...]) -> list[str]:
 
 
 def catalog_findings(catalog: Catalog, assembly: dict | None = None) -> tuple[Finding, ...]:
+    if assembly is None:
+        assembly = assembly_findings_by_unit(catalog)
     return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id))
                  for f in findings_of(u, catalog, assembly))
 

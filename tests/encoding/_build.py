@@ -26,12 +26,16 @@ def unit(record: dict, *, kind: str = "instruction") -> Unit:
 
 
 def catalog(*units: Unit) -> Catalog:
+    from dataclasses import replace
+
+    from pto_docs.load import forms_index
     by_id = {u.id: u for u in units}
-    return Catalog(
+    made = Catalog(
         root="/fixture", release=Release("0.0.0", "release-candidate", "", None, None, None),
         files=EMPTY, units=MappingProxyType(by_id), requirements=EMPTY, tests=EMPTY, adrs=EMPTY,
         json_files=EMPTY, translations=EMPTY, examples=(), specification=EMPTY,
         instruction_by_mnemonic=MappingProxyType({(u.surface, u.mnemonic): u.id for u in units if u.mnemonic}))
+    return replace(made, forms_by_mnemonic=forms_index(made))  # (the index load.py makes)
 
 
 def field(name: str, *pieces: tuple[int, int, int], width: int | None = None, signedness: str = "encoding-defined") -> dict:
