@@ -59,6 +59,7 @@ class SiteBuild(PageEvents):
         self.final_site_dir: str | None = None
         self.staging: str | None = None
         self.cache = None
+        self.kept_templates = None  # template_cache.CompiledTemplates of this build (configure), or None
         self.keys: dict[str, str] = {}
         self.reused: dict[str, tuple[str, list]] = {}
         self.page_entries: dict[str, list] = {}  # src_uri -> the page's search entries (built or reused)
@@ -199,7 +200,8 @@ class SiteBuild(PageEvents):
             raise PluginError(f"{root}: error[IO-ROOT]: spec root does not exist or is not a directory")
         # every environment of the theme keeps its compiled templates: once per serving process, or once per user
         # for builds (template_cache.py)
-        template_cache.install(config.theme, self.memory.bytecode if self.in_place else self.templates_cache(config))
+        self.kept_templates = self.templates_cache(config)
+        template_cache.install(config.theme, self.memory.bytecode if self.in_place else self.kept_templates)
         self.manifest = self._unchanged_tree(config, root)
         if self.manifest is not None and "footer" not in self.manifest:
             self.manifest = None  # (a manifest of an older pto-docs: load the tree)
@@ -288,7 +290,7 @@ class SiteBuild(PageEvents):
             current_progress().stage("loading the spec tree")
         preread, self.preread = self.preread, None  # the bytes the tree digest just read, parsed instead
         from ..render.env import environment
-        environment(self.templates_dir(config)).bytecode_cache = self.templates_cache(config)
+        environment(self.templates_dir(config)).bytecode_cache = self.kept_templates
         try:
             # a build (not a serving reload, which is incremental) checks the tree on both cores (load_helper.py)
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),

@@ -41,19 +41,25 @@ def template_key(environment, name, filename, *extra) -> str:
     return hashlib.sha256(repr(settings).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-class ThemeBytecode(jinja2.BytecodeCache):
+class _KeyedBytecode(jinja2.BytecodeCache):
+    """A bytecode cache whose buckets are found by :func:`template_key` (with :attr:`VERSIONS` added)."""
+
+    VERSIONS: tuple = ()
+
+    def get_bucket(self, environment, name, filename, source):
+        bucket = jinja2.bccache.Bucket(environment, template_key(environment, name, filename, *self.VERSIONS),
+                                       self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+
+class ThemeBytecode(_KeyedBytecode):
     """Compiled theme templates, kept by this serving process for all its rebuilds (and inherited by every
     fork): MkDocs makes a new theme environment per build, which would compile Material's templates again
     (~0.2 s per language)."""
 
     def __init__(self) -> None:
         self._code: dict[str, bytes] = {}
-
-    def get_bucket(self, environment, name, filename, source):
-        bucket = jinja2.bccache.Bucket(environment, template_key(environment, name, filename),
-                                       self.get_source_checksum(source))
-        self.load_bytecode(bucket)
-        return bucket
 
     def load_bytecode(self, bucket) -> None:
         code = self._code.get(bucket.key)
@@ -64,7 +70,7 @@ class ThemeBytecode(jinja2.BytecodeCache):
         self._code[bucket.key] = bucket.bytecode_to_string()
 
 
-class CompiledTemplates(jinja2.BytecodeCache):
+class CompiledTemplates(_KeyedBytecode):
     """Compiled templates in ``folder``: one file per template key, written whole (a temporary file renamed over
     it), so builds running at the same time share the folder safely."""
 
@@ -72,12 +78,6 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-
-    def get_bucket(self, environment, name, filename, source):
-        bucket = jinja2.bccache.Bucket(environment, template_key(environment, name, filename, *self.VERSIONS),
-                                       self.get_source_checksum(source))
-        self.load_bytecode(bucket)
-        return bucket
 
     def load_bytecode(self, bucket) -> None:
         try:
