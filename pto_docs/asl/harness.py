@@ -182,8 +182,9 @@ class Session:
 _SESSION: Session | None = None
 
 
-# Address space one worker may use: a test whose ASL builds a huge value ends as a MemoryError (an error
-# result), not as the machine's out-of-memory killer. The whole pto-spec model needs about 0.5 GB.
+# Address space one worker may add to what it inherited from the process that forked it: a test whose ASL
+# builds a huge value ends as a MemoryError (an error result), not as the machine's out-of-memory killer. The
+# whole pto-spec model needs about 0.5 GB.
 WORKER_MEMORY = 6 * 1024**3
 
 
@@ -200,10 +201,25 @@ def _start_worker(parent: int) -> None:
 
 
 def _cap_memory() -> None:
+    """Cap the worker's address space at what it inherited plus WORKER_MEMORY (never above the hard limit).
+    A cap of WORKER_MEMORY in all was too tight for a worker forked from a large process (a site build with
+    ``avs_examples: run``, a test runner that holds the real tree's model): each test point's big-stack thread
+    failed to start ("can't start new thread") as soon as the parent held about 5 GB of address space."""
     import resource
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = WORKER_MEMORY if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY, hard)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = address_space_in_use() + WORKER_MEMORY
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def address_space_in_use() -> int:
+    """This process's virtual address space in bytes (Linux: /proc/self/statm); 0 where it cannot be read."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _worker_run(point: TestPoint) -> dict:
@@ -227,7 +243,7 @@ def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = 
             cache_dir=None, progress=None, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
             validation_hint: str | None = None) -> dict:
     """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
-    document. Worker processes are capped at WORKER_MEMORY bytes of address space. With ``steps`` every result
+    document. Worker processes may use WORKER_MEMORY bytes of address space beyond what they inherited. With ``steps`` every result
     also lists the instruction steps the test executed (``probe.Step``: state before, changes); ``steps`` may
     name further entry points to watch besides ``probe.ENTRY_PREFIXES`` (e.g. the subprograms named after
     instructions). ``validation_hint`` is added to the error of a test point that calls a ``Validate*`` entry

@@ -137,3 +137,45 @@ def test_a_pool_worker_freezes_what_it_inherited():
     with ProcessPoolExecutor(1, mp_context=context) as pool:  # the same without the initializer: still tracked
         assert pool.submit(_inherited_is_collectable).result() is True
     assert _inherited_is_collectable() and gc.isenabled()
+
+
+HOLDS_ADDRESS_SPACE = """
+import mmap, sys
+from pto_docs.asl.harness import run_avs, tests_from_sources
+from pto_docs.asl.model import units_from_sources
+from tests.asl.test_harness import GENERATED, TESTS, UNITS
+try:
+    held = mmap.mmap(-1, 7 << 30)  # reserved and never touched: address space, not memory
+except (OSError, ValueError, OverflowError):
+    print("SKIP"); sys.exit(0)
+points = tests_from_sources([(p, t) for p, t in TESTS.items() if "ENDLESS" not in t])
+doc = run_avs(units_from_sources(UNITS.items()), points, GENERATED, jobs=2)
+print(sorted({t["message"] for t in doc["tests"] if t["status"] == "error"}))
+"""
+
+
+def test_pool_workers_of_a_process_holding_7_gb_of_address_space_run_every_point():
+    """A worker's address-space cap is what it inherited plus WORKER_MEMORY: capped at WORKER_MEMORY in all, the
+    workers of a large parent (a site build with ``avs_examples: run``, a test runner holding the real tree's
+    model) could not start a test point's big-stack thread (errors "can't start new thread")."""
+    import subprocess
+    import sys
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", HOLDS_ADDRESS_SPACE], cwd=repo, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    if done.stdout.strip() == "SKIP":
+        pytest.skip("this machine does not reserve 7 GB of address space")
+    # the one error is the point that calls a missing subprogram, as in a process of ordinary size
+    assert done.stdout.strip() == str(["AslCompileError: call of unknown subprogram Missing"]), done.stdout
+
+
+def test_a_pool_worker_may_grow_by_worker_memory_beyond_what_it_inherited():
+    import subprocess
+    import sys
+    code = ("import resource; from pto_docs.asl import harness; before = harness.address_space_in_use(); "
+            "harness._cap_memory(); print(before, resource.getrlimit(resource.RLIMIT_AS)[0], harness.WORKER_MEMORY)")
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
+    before, soft, budget = map(int, done.stdout.split())
+    assert before > 0 and 0 <= soft - (before + budget) < 64 << 20, (before, soft, budget)
