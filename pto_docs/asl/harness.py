@@ -168,11 +168,11 @@ class Session:
 
     def _validation(self, name: str) -> list:
         if name not in self.parsed_validation:
-            text = self.model.validation.get(name)
-            if text is None:
+            decls = self.model.validation_decls(name)
+            if decls is None:
                 hint = f": {self.validation_hint}" if self.validation_hint else ""
                 raise AslCompileError(f"unknown validation entry point {name}{hint}")
-            decls = parse(text, f"@validation@/{name}")
+            text = self.model.validation[name]
             for dep in sorted(set(VALIDATION_CALL.findall(text)) - {name}):
                 decls = self._validation(dep) + decls
             self.parsed_validation[name] = decls

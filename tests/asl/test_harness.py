@@ -179,3 +179,25 @@ def test_a_pool_worker_may_grow_by_worker_memory_beyond_what_it_inherited():
     done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True, timeout=60)
     before, soft, budget = map(int, done.stdout.split())
     assert before > 0 and 0 <= soft - (before + budget) < 64 << 20, (before, soft, budget)
+
+
+def test_a_validation_entry_point_is_parsed_once_per_text_and_a_damaged_copy_is_parsed_again(tmp_path, monkeypatch):
+    """Model.validation_decls keeps each parsed Validate* function in a file of its own (cache_dir/validation),
+    named by its text: a later run reads it instead of parsing; a damaged file is parsed again and replaced."""
+    from pto_docs.asl import model as model_module
+    cache = tmp_path / "cache"
+    first = run_avs(jobs=1, cache_dir=cache)
+    (kept,) = sorted((cache / "validation").glob("*.pickle"))
+    parsed: list[str] = []
+    real_parse = model_module.parse
+    monkeypatch.setattr(model_module, "parse", lambda text, path: parsed.append(path) or real_parse(text, path))
+    again = run_avs(jobs=1, cache_dir=cache)
+    assert parsed == [] and _statuses(again) == _statuses(first)
+    kept.write_bytes(b"\x80\x05damaged")
+    after_damage = run_avs(jobs=1, cache_dir=cache)
+    assert parsed == ["@validation@/ValidateDecoded"] and _statuses(after_damage) == _statuses(first)
+    assert model_module._read_pickle(kept) == real_parse(GENERATED.split("\n\n", 1)[1], "@validation@/ValidateDecoded")
+
+
+def _statuses(doc):
+    return [(t["id"], t["status"], t["message"]) for t in doc["tests"]]
