@@ -243,10 +243,10 @@ def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = 
             cache_dir=None, progress=None, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
             validation_hint: str | None = None) -> dict:
     """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
-    document. Worker processes may use WORKER_MEMORY bytes of address space beyond what they inherited. With ``steps`` every result
-    also lists the instruction steps the test executed (``probe.Step``: state before, changes); ``steps`` may
-    name further entry points to watch besides ``probe.ENTRY_PREFIXES`` (e.g. the subprograms named after
-    instructions). ``validation_hint`` is added to the error of a test point that calls a ``Validate*`` entry
+    document. Worker processes may use WORKER_MEMORY bytes of address space beyond what they inherited. With
+    ``steps`` every result also lists the instruction steps the test executed (``probe.Step``: state before,
+    changes); ``steps`` may name further entry points to watch besides ``probe.ENTRY_PREFIXES`` (e.g. the
+    subprograms named after instructions). ``validation_hint`` is added to the error of a test point that calls a ``Validate*`` entry
     point the generated text lacks (e.g. how to get the generator output that has it)."""
     global _SESSION
     model = load_model(units, generated, cache_dir)

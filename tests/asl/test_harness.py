@@ -196,7 +196,8 @@ def test_a_validation_entry_point_is_parsed_once_per_text_and_a_damaged_copy_is_
     kept.write_bytes(b"\x80\x05damaged")
     after_damage = run_avs(jobs=1, cache_dir=cache)
     assert parsed == ["@validation@/ValidateDecoded"] and _statuses(after_damage) == _statuses(first)
-    assert model_module._read_pickle(kept) == real_parse(GENERATED.split("\n\n", 1)[1], "@validation@/ValidateDecoded")
+    text = model_module.split_validation(GENERATED)["ValidateDecoded"]
+    assert model_module._read_pickle(kept) == real_parse(text, "@validation@/ValidateDecoded")
 
 
 def _statuses(doc):
