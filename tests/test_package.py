@@ -1,12 +1,17 @@
 """The wheel carries everything: built once per session (`pip wheel`), installed into a fresh venv (the
 dependencies come from the system site-packages), and run from a directory outside the repository, it builds
 a copy of catalog/ through `pto-docs build` and through a minimal mkdocs.yml (`pto-docs init`) with `mkdocs
-build`: both languages, our stylesheet, the SVG diagrams, no traceback."""
+build`: both languages, our stylesheet, the SVG diagrams, no traceback.
+
+The dependencies are those of the interpreter running the tests: when that is itself a venv (a newcomer's), a
+`--system-site-packages` venv made from it would see the base interpreter's packages instead, so the fresh venv
+gets a `.pth` file naming the running interpreter's site-packages (appended after its own, so the wheel wins)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -43,7 +48,16 @@ def venv(tmp_path_factory) -> Path:
     else:
         _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], tmp)
         _run([python, "-m", "pip", "install", "-q", "--no-deps", "--ignore-installed", str(wheel)], tmp)
+    _see_the_running_interpreters_packages(python)
     return venv
+
+
+def _see_the_running_interpreters_packages(python: str) -> None:
+    """A `.pth` in the fresh venv naming this interpreter's site-packages: the dependencies installed where the
+    tests run (a venv or the system) are importable there, after the venv's own packages (the wheel)."""
+    own = _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], Path(python).parent)
+    parents = [p for p in dict.fromkeys(site.getsitepackages()) if Path(p).is_dir()]
+    (Path(own.stdout.strip()) / "zz-running-interpreter.pth").write_text("".join(p + "\n" for p in parents), "utf-8")
 
 
 def _pip_version() -> tuple[int, ...]:
