@@ -272,7 +272,12 @@ def write_in_tree(root: str | os.PathLike[str], rel: str, data: bytes, *, exclus
                 fh.flush()
                 os.fsync(fh.fileno())
             if exclusive:
-                os.link(temp, name, src_dir_fd=fd, dst_dir_fd=fd, follow_symlinks=False)
+                try:
+                    os.link(temp, name, src_dir_fd=fd, dst_dir_fd=fd, follow_symlinks=False)
+                except OSError as exc:
+                    if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                        raise
+                    _write_exclusive(fd, name, data)  # a file system without hard links
                 os.unlink(temp, dir_fd=fd)
             else:
                 os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
@@ -285,3 +290,14 @@ def write_in_tree(root: str | os.PathLike[str], rel: str, data: bytes, *, exclus
         return Path(shown)
     finally:
         os.close(fd)
+
+
+def _write_exclusive(dir_fd: int, name: str, data: bytes) -> None:
+    """Create ``name`` in ``dir_fd`` (never an existing file, never through a link) and write ``data``."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=dir_fd)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except BaseException:
+        os.unlink(name, dir_fd=dir_fd)
+        raise
