@@ -106,7 +106,13 @@ def hostile_tree(root: Path) -> Marks:
     body = body.replace('"title": "PC-relative and unscaled AGU addressing"',
                         '"title": ' + json.dumps("PC-relative " + marks("ADR title")), 1)
     body += f"\n\n## Heading {marks('ADR heading')}\n\nText {marks('ADR body')}\n"
+    adr.unlink()
+    adr = adr.with_name("0024-pc" + marks("ADR file name").replace("/", "") + ".md")
     adr.write_text(body, "utf-8")
+    tests = root / "tests/asl/tile/elementwise-tile-tile/arithmetic/TMUL"
+    body = (tests / "tile-static-tmul-contract-001.asl").read_text("utf-8")
+    (tests / f"q{marks('test file name').replace('/', '')}.asl").write_text(
+        body.replace("PTO-AVS-TILE-TMUL-STATIC-001", "PTO-AVS-TILE-TMUL-STATIC-009"), "utf-8")
     for name in ("ADR-0024.json", "PTO-TILE-TMUL.json"):
         path = root / "translations/zh-CN" / name
         doc = json.loads(path.read_text("utf-8"))
@@ -178,7 +184,8 @@ def _check_site(site: Path, marks: Marks) -> None:
     # the marks are on the pages, as text: the test planted them where they are shown
     shown = "".join(p.read_text("utf-8") for p in pages)
     for n, where in marks.where.items():
-        if where.startswith(("specification.toml architecture_version", "git tag", "ADR title", "mnemonic")):
+        if where.startswith(("specification.toml architecture_version", "git tag", "ADR title", "mnemonic",
+                             "ADR file name", "test file name")):
             assert f"&lt;{TAG}{n}&gt;" in shown, where
 
 
