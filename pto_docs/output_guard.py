@@ -9,6 +9,7 @@ building a site replaces what is in its directory.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -80,6 +81,7 @@ def check_output_file(path: str | os.PathLike[str], spec_root: str | os.PathLike
         reason = _overlap(target, _resolved(spec_root))
         if reason:
             raise OutputRefused(shown, f"refusing to write a report that {reason}; write it outside the spec tree")
+        refuse_links_in_tree(path, spec_root)
     st = _stat(target)
     if st is not None and not stat.S_ISREG(st.st_mode):
         kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a special file (device, FIFO or socket)"
@@ -138,6 +140,7 @@ def check_site_dir(site_dir: str | os.PathLike[str], spec_root: str | os.PathLik
             raise OutputRefused(shown, f"refusing to build a site into a directory that {reason}"
                                 + (" (only a new or previous site directory right below the root, such as site/, "
                                    "may lie inside it)" if reason == "lies inside the spec root" else ""))
+        refuse_links_in_tree(site_dir, spec_root)
     st = _stat(target)
     if st is not None and not stat.S_ISDIR(st.st_mode):
         raise OutputRefused(shown, "exists and is not a directory; refusing to replace it with a site")
@@ -188,3 +191,113 @@ def write_error(err, exc: OSError, where: str) -> int:
     """An OSError while writing outputs (full disk, read-only file system) as one IO-WRITE line; exit code 2."""
     err.write(f"{printable(exc.filename or where)}: error[IO-WRITE]: cannot write the site: {exc.strerror or exc}\n")
     return 2
+
+
+# -- writes that never follow a symbolic link pto-docs did not create ----------------------------------------------
+
+def _first_link(root: Path, rel_parts: tuple[str, ...]) -> str | None:
+    """The first of ``root/a``, ``root/a/b``, … (relative, '/'-joined) that is a symbolic link, or None."""
+    prefix = root
+    for i, part in enumerate(rel_parts):
+        prefix = prefix / part
+        try:
+            if stat.S_ISLNK(os.lstat(prefix).st_mode):
+                return "/".join(rel_parts[: i + 1])
+        except OSError:
+            return None  # (the rest does not exist yet: nothing to follow)
+    return None
+
+
+def refuse_links_in_tree(path: str | os.PathLike[str], spec_root: str | os.PathLike[str] | None) -> None:
+    """OutputRefused when ``path``, as written, lies inside the spec root and reaches its target through a
+    symbolic link there: a link a tree's author planted (``site -> ../../home``) must not choose where we write."""
+    if spec_root is None:
+        return
+    literal = Path(os.path.abspath(path))
+    for root in dict.fromkeys((Path(os.path.abspath(spec_root)), _resolved(spec_root))):
+        if root == literal or root not in literal.parents:
+            continue
+        link = _first_link(root, literal.relative_to(root).parts)
+        if link is not None:
+            raise OutputRefused(str(path), f"goes through the symbolic link {printable(link)} inside the spec tree; "
+                                           "refusing to write through a link pto-docs did not create")
+
+
+def write_in_tree(root: str | os.PathLike[str], rel: str, data: bytes, *, exclusive: bool = False) -> Path:
+    """Write ``data`` to ``root/rel`` (a file pto-docs derives inside the spec tree) atomically, without following
+    any symbolic link: each directory from the root down is opened with O_NOFOLLOW (created when missing), the
+    bytes go to a new temporary file there and are renamed over the target (``exclusive``: linked, so an existing
+    file is never replaced: FileExistsError). OutputRefused for an unsafe ``rel`` or a link on the way or at the
+    target, OSError for a failed write (nothing left behind)."""
+    import secrets
+
+    from .sources.tree import unsafe_path_reason
+    shown = os.path.join(str(root), rel)
+    reason = unsafe_path_reason(rel)
+    if reason or rel.endswith("/"):
+        raise OutputRefused(shown, f"refusing to write a derived file: {reason or 'not a file name'}")
+    parts = rel.split("/")
+    nofollow = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(_resolved(root), nofollow)
+    try:
+        for i, name in enumerate(parts[:-1]):
+            try:
+                next_fd = os.open(name, nofollow, dir_fd=fd)
+            except FileNotFoundError:
+                os.mkdir(name, 0o755, dir_fd=fd)
+                next_fd = os.open(name, nofollow, dir_fd=fd)
+            except OSError as exc:
+                if os.path.islink(os.path.join(str(root), *parts[: i + 1])):
+                    raise OutputRefused(shown, f"goes through the symbolic link {printable('/'.join(parts[: i + 1]))}; "
+                                               "refusing to write through a link pto-docs did not create") from None
+                raise exc
+            os.close(fd)
+            fd = next_fd
+        name = parts[-1]
+        try:
+            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            st = None
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            raise OutputRefused(shown, "is a symbolic link; refusing to write through a link pto-docs did not create")
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise OutputRefused(shown, "exists and is not a regular file; refusing to replace it")
+        if st is not None and exclusive:
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), shown)
+        temp = f".{name}.{secrets.token_hex(6)}.tmp"
+        tfd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=fd)
+        try:
+            with os.fdopen(tfd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if exclusive:
+                try:
+                    os.link(temp, name, src_dir_fd=fd, dst_dir_fd=fd, follow_symlinks=False)
+                except OSError as exc:
+                    if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                        raise
+                    _write_exclusive(fd, name, data)  # a file system without hard links
+                os.unlink(temp, dir_fd=fd)
+            else:
+                os.replace(temp, name, src_dir_fd=fd, dst_dir_fd=fd)
+        except BaseException:
+            try:
+                os.unlink(temp, dir_fd=fd)
+            except OSError:
+                pass
+            raise
+        return Path(shown)
+    finally:
+        os.close(fd)
+
+
+def _write_exclusive(dir_fd: int, name: str, data: bytes) -> None:
+    """Create ``name`` in ``dir_fd`` (never an existing file, never through a link) and write ``data``."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644, dir_fd=dir_fd)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except BaseException:
+        os.unlink(name, dir_fd=dir_fd)
+        raise

@@ -1,13 +1,13 @@
 """pto-docs evidence: rewrite (or --check) the derived files of a tree that names pto-docs as their generator.
 
 Exit codes: 0 everything current (or rewritten), 1 the tree has errors or, with --check, a file is stale,
-2 usage or I/O (no such tree, or a tree whose evidence another generator owns)."""
+2 usage or I/O (no such tree, a tree whose evidence another generator owns, or a derived file whose path goes
+through a symbolic link: each is written inside the root without following any link,
+:func:`pto_docs.output_guard.write_in_tree`)."""
 
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 from typing import TextIO
 
@@ -47,9 +47,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"{path}: error[EVIDENCE-STALE]: not what `pto-docs evidence` derives from the sources\n")
         out.write(f"{len(outputs) - len(stale)} of {len(outputs)} derived files current; traceability {status}\n")
         return 1 if stale else 0
+    from ..output_guard import OutputRefused, write_in_tree
     try:
         for path in stale:
-            _write_atomically(root / path, outputs[path])
+            write_in_tree(root, path, outputs[path])
+    except OutputRefused as exc:
+        err.write(exc.format() + "\n")
+        return 2
     except OSError as exc:
         err.write(f"{exc.filename or root}: error[IO-WRITE]: {exc.strerror or exc}\n")
         return 2
@@ -58,17 +62,3 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     out.write(f"{len(outputs)} derived files current ({len(stale)} rewritten); traceability {status}\n")
     return 0
 
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """A derived file inside the tree: written beside itself and renamed over, never through a symbolic link."""
-    if path.is_symlink():
-        raise OSError(0, "refusing to write through a symbolic link", str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise

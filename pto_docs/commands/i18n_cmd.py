@@ -6,14 +6,17 @@ missing. ``pto-docs i18n extract SUBJECT... [--spec-root DIR] [--locale zh-CN] [
 ``translations/<locale>/<SUBJECT>.json`` (``pto-docs.translation.v1``) with every translatable string's pointer,
 the sha256 of its English and an empty ``text`` to fill in; it never overwrites an existing file. A string
 whose ``text`` is still empty fails validation (SCHEMA), so an unfinished file cannot pass as translated:
-fill in each text, or delete the entries not yet translated. Exit 0, 1 (a subject unknown or a file exists),
-2 (usage or I/O).
+fill in each text, or delete the entries not yet translated. Exit 0, 1 (the units or ADRs have errors, listed; a subject
+unknown; a file exists), 2 (usage or I/O: a subject that is not a unit or ADR id, a target that goes through a
+symbolic link inside the spec tree). Inside the spec root a skeleton is written without following any symbolic link
+(:func:`pto_docs.output_guard.write_in_tree`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import TextIO
 
@@ -82,7 +85,28 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     catalog = result.catalog
     if args.i18n_command == "status":
         return _status(catalog, args, out)
+    # the skeletons derive from the units and ADRs: an error in them (a unit id '../x' is one) refuses the extract;
+    # errors in the translations themselves (an unfinished skeleton's empty texts) do not, but a link out of the
+    # root or a loop there does
+    errors = [d for d in result.errors if not d.path.startswith("translations/")
+              or d.code in ("PATH-OUTSIDE-ROOT", "SYMLINK-LOOP")]
+    if errors:
+        for diag in errors:
+            err.write(diag.format() + "\n")
+        err.write(f"pto-docs i18n extract: {len(errors)} error(s) in the units and ADRs; nothing written\n")
+        return 1
     return _extract(catalog, Path(result.tree.root), args, out, err)
+
+
+def subject_id_problem(subject: str) -> str | None:
+    """Why ``subject`` may not name a file (it matches neither the unit nor the ADR id pattern), or None."""
+    import re
+
+    from ..schema_registry import load_schema
+    defs = load_schema("common")["$defs"]
+    if any(re.fullmatch(defs[name]["pattern"].strip("^$"), subject) for name in ("unit_id", "adr_id")):
+        return None
+    return f"{subject!r} is not a unit id ({defs['unit_id']['pattern']}) or an ADR id ({defs['adr_id']['pattern']})"
 
 
 def _status(catalog, args, out: TextIO) -> int:
@@ -104,13 +128,22 @@ def _status(catalog, args, out: TextIO) -> int:
 
 
 def _extract(catalog, spec_root: Path, args, out: TextIO, err: TextIO) -> int:
+    from ..output_guard import OutputRefused, write_in_tree
     target = Path(args.out) if args.out else spec_root / "translations" / args.locale
+    # inside the spec root (the default): written relative to the root, through no symbolic link
+    in_tree = os.path.abspath(target) + os.sep
+    in_tree = next((os.path.relpath(in_tree, base) for base in (os.path.abspath(spec_root), str(spec_root.resolve()))
+                    if in_tree.startswith(base + os.sep)), None)
     status = 0
     for subject in args.subjects:
         if subject not in catalog.units and subject not in catalog.adrs:
             err.write(f"pto-docs i18n extract: {subject} is neither a unit nor an ADR of this tree\n")
             status = 1
             continue
+        problem = subject_id_problem(subject)  # (an id becomes a file name only once it matches its pattern)
+        if problem:
+            err.write(f"pto-docs i18n extract: error[USAGE]: {problem}; nothing written for it\n")
+            return 2
         path = target / f"{subject}.json"
         if path.exists() or (args.locale, subject) in catalog.translations:
             where = catalog.translations[(args.locale, subject)].path if (args.locale, subject) in catalog.translations else path
@@ -120,10 +153,18 @@ def _extract(catalog, spec_root: Path, args, out: TextIO, err: TextIO) -> int:
         strings = [{"pointer": p, "en_sha256": sha256_text(english(catalog, subject, p) or ""), "text": ""}
                    for p in subject_pointers(catalog, subject)]
         doc = {"schema": "pto-docs.translation.v1", "locale": args.locale, "subject": subject, "strings": strings}
+        text = json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "x", encoding="utf-8") as fh:  # "x": never replaces a file that appeared meanwhile
-                fh.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+            if in_tree is not None:
+                rel = os.path.normpath(os.path.join(in_tree, f"{subject}.json")).replace(os.sep, "/")
+                write_in_tree(spec_root, rel, text.encode("utf-8"), exclusive=True)
+            else:  # a directory of the user's choice outside the tree
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(path, "x", encoding="utf-8") as fh:  # "x": never replaces a file (nor follows a link)
+                    fh.write(text)
+        except OutputRefused as exc:
+            err.write(exc.format() + "\n")
+            return 2
         except FileExistsError:
             err.write(f"pto-docs i18n extract: {path} exists; not overwritten\n")
             status = 1

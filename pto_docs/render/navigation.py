@@ -12,6 +12,7 @@ thumb index is (a prefix every title of the group shares is left out of the labe
 
 from __future__ import annotations
 
+import html
 import math
 import os
 from collections import defaultdict
@@ -107,4 +108,14 @@ def navigation(r: SiteRenderer, locale: str) -> list:
     ]
     if trace_markdown(r, locale) is not None:
         nav.append({lab.t("nav.reports"): [{lab.t("nav.traceability"): routes.TRACEABILITY}]})
+    return html_titles(nav)
+
+
+def html_titles(nav):
+    """The nav with every title HTML-escaped: MkDocs and Material take a title as HTML (a heading's inner text) and
+    print it unescaped in the navigation, the header and the path; a mnemonic is free text from the tree."""
+    if isinstance(nav, list):
+        return [html_titles(entry) for entry in nav]
+    if isinstance(nav, dict):
+        return {html.escape(title): html_titles(value) for title, value in nav.items()}
     return nav

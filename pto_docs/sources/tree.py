@@ -74,12 +74,16 @@ class SpecTree:
     def _scan(self) -> None:
         for name in ROOT_FILES:
             full = self.root / name
+            if full.is_symlink() and self._link_escapes(name):
+                continue
             if full.is_file():
                 self._load(name)
             elif full.exists() or full.is_symlink():
                 self.diagnostics.append(error(name, 0, 0, "SPEC-TOML", f"{name} is not a regular file"))
                 self.raw_hashes[name] = None
         for area, suffixes, recursive in PARSED_AREAS:
+            if self._area_leaves_root(area):
+                continue
             base = self.root / area
             if not base.is_dir():
                 continue
@@ -97,6 +101,31 @@ class SpecTree:
                     and not os.path.islink(full)):
                 self.raw_hashes[rel] = digest
 
+    def _area_leaves_root(self, area: str) -> bool:
+        """Whether a parsed area (or a directory on its way, ``tests`` of ``tests/asl``) is a symbolic link that
+        leaves the root or loops: reported once, under the link's own path, and not read. A link that stays inside
+        the root is followed, as a plain directory would be."""
+        prefix = ""
+        for part in area.split("/"):
+            prefix = f"{prefix}/{part}" if prefix else part
+            if os.path.islink(self.root / prefix) and (prefix in self.raw_hashes or self._link_escapes(prefix)):
+                return True  # (in raw_hashes: reported with an earlier area, ``tests`` for tests/asl)
+        return False
+
+    def _link_escapes(self, rel: str) -> bool:
+        """Report the symbolic link ``rel`` (SYMLINK-LOOP or PATH-OUTSIDE-ROOT) and answer True when its target
+        loops or resolves outside the root; False (nothing reported) when it stays inside."""
+        full = os.path.join(self.root, rel)
+        if self._inside(Path(full)):
+            return False
+        if self._loops(full):
+            self.diagnostics.append(error(rel, 0, 0, "SYMLINK-LOOP", "symbolic link loops (it never reaches a file)"))
+        else:
+            self.diagnostics.append(error(rel, 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec "
+                                          "root; not read"))
+        self.raw_hashes[rel] = None
+        return True
+
     def _walk(self, base: Path, recursive: bool) -> list[str]:
         found: list[str] = []
         root = str(self.root)
@@ -104,18 +133,17 @@ class SpecTree:
             dirnames.sort()
             # the relative directory by string slicing: os.walk's paths all start with the (resolved) root
             rel_dir = dirpath[len(root):].strip(os.sep).replace(os.sep, "/")
+            if recursive:
+                # a directory link below an area is not walked (os.walk does not follow it); one that leaves the
+                # root or loops is reported, one that stays inside is skipped silently (its target is read where
+                # it lies, if under an area)
+                for name in dirnames:
+                    if os.path.islink(os.path.join(dirpath, name)):
+                        self._link_escapes(f"{rel_dir}/{name}" if rel_dir else name)
             for name in sorted(filenames):
                 rel = f"{rel_dir}/{name}" if rel_dir else name
                 full = os.path.join(dirpath, name)
-                if os.path.islink(full) and not self._inside(Path(full)):
-                    if self._loops(full):
-                        self.diagnostics.append(error(rel, 0, 0, "SYMLINK-LOOP", "symbolic link loops (it never "
-                                                      "reaches a file)"))
-                    else:
-                        self.diagnostics.append(
-                            error(rel, 0, 0, "PATH-OUTSIDE-ROOT", "symbolic link points outside the spec root")
-                        )
-                    self.raw_hashes[rel] = None
+                if os.path.islink(full) and self._link_escapes(rel):
                     continue
                 found.append(rel)
             if not recursive:
