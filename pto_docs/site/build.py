@@ -82,6 +82,7 @@ class SiteBuild(PageEvents):
         self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
         self.stamp: dict | None = None  # what the published site will be a build of (uptodate.py), when it may skip
         self.collections = FullCollectionPause()  # the primary build's: no full garbage collection until it ends
+        self.default_cache: dict[Path, str | None] = {}  # spec root -> its folder in the user's cache (cache_dir)
 
     def further(self, locale: str, config) -> SiteBuild:
         """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
@@ -179,12 +180,13 @@ class SiteBuild(PageEvents):
         without a trusted cache key (store/seal.py)."""
         if not (self.options.cache and self.dirty):
             return None
-        from ..store import tree_cache_dir, user_sealer
-        if user_sealer() is None:
-            return None
         if self.options.cache_dir:
-            return str(config_path(config, self.options.cache_dir))
-        return str(tree_cache_dir(self.spec_root(config)))
+            from ..store import user_sealer
+            return str(config_path(config, self.options.cache_dir)) if user_sealer() is not None else None
+        root = self.spec_root(config)
+        if root not in self.default_cache:
+            self.default_cache[root] = _default_cache_dir(root)
+        return self.default_cache[root]
 
     def check_cache_dir(self, config, root: Path) -> None:
         """An explicit ``cache_dir`` inside (or around) the spec tree is refused: the tree's authors could write it."""
@@ -225,7 +227,7 @@ class SiteBuild(PageEvents):
         if self.manifest is not None:
             self.preread = None  # nothing to load: let the bytes go
         if self.manifest is None and self.state is None:  # (a further language gets the primary build's state)
-            if primary and self.command != "serve" and self.options.cache and self.dirty:
+            if primary and self.command != "serve" and self.cache_dir(config):
                 # the page models (built while loading, on both cores) reuse the last build's highlighted code
                 from ..render.fragments import HighlightCache, use_highlight_cache
                 self.highlight = HighlightCache(os.path.join(self.cache_dir(config), "highlight.json.z"))
@@ -459,6 +461,19 @@ class SiteBuild(PageEvents):
         if self.staging is not None and os.path.isdir(self.staging):
             shutil.rmtree(self.staging, ignore_errors=True)
         current_progress().clear()
+
+
+def _default_cache_dir(root: Path) -> str | None:
+    """The tree's folder in the user's cache; None (no cache) when the user's cache lies over, in or around the
+    spec tree, or its key cannot be trusted (store/seal.py; checked in that order: no key is made in a tree)."""
+    from ..output_guard import OutputRefused, check_cache_dir
+    from ..store import tree_cache_dir, user_sealer
+    folder = tree_cache_dir(root)
+    try:
+        check_cache_dir(folder.parent.parent, root)
+    except OutputRefused:
+        return None
+    return str(folder) if user_sealer() is not None else None
 
 
 def _check_site_dir(site_dir: str, root: Path, checked_by_caller: bool) -> None:

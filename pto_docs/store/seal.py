@@ -198,6 +198,8 @@ class SealedFolder:
     def __fspath__(self) -> str:
         return str(self.folder)
 
+    __str__ = __fspath__
+
 
 def sealed_folder(folder) -> SealedFolder | None:
     """The user's sealed cache in ``folder`` (a folder path, or a SealedFolder already), or None: no folder, or
