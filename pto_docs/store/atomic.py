@@ -68,8 +68,8 @@ def read_no_follow(path: str | os.PathLike[str]) -> bytes:
 
 
 def make_private_dir(path: str | os.PathLike[str]) -> Path:
-    """``path`` as a directory of this user's that is no symlink (made with mode 0700 where missing, parents
-    included); OSError otherwise."""
+    """``path`` as a directory of this user's that is no symlink, of mode 0700 (made so where missing, parents
+    included; an existing one of ours made private); OSError otherwise."""
     target = Path(path)
     os.makedirs(target, mode=0o700, exist_ok=True)
     st = os.lstat(target)
@@ -77,4 +77,6 @@ def make_private_dir(path: str | os.PathLike[str]) -> Path:
         raise OSError(f"{target}: not a directory (a symlink?)")
     if st.st_uid != os.getuid():
         raise OSError(f"{target}: owned by another user")
+    if stat.S_IMODE(st.st_mode) & 0o077:  # (one an older pto-docs made with the umask's mode): private from now on
+        os.chmod(target, 0o700)
     return target

@@ -261,6 +261,21 @@ def test_a_key_file_others_can_reach_is_refused(tmp_path, kind):
     assert not (root / ".pto-docs-cache").exists()
 
 
+def test_the_key_is_made_private_in_a_private_directory(tmp_path, monkeypatch):
+    """A user cache folder an older pto-docs made with the umask's mode (0755) becomes 0700; the key is 0600."""
+    import stat
+
+    from pto_docs.store import seal
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    (tmp_path / "pto-docs").mkdir(mode=0o755)
+    (tmp_path / "pto-docs").chmod(0o755)
+    seal.forget_user_sealers()
+    assert seal.user_sealer() is not None
+    assert stat.S_IMODE((tmp_path / "pto-docs").stat().st_mode) == 0o700
+    assert stat.S_IMODE((tmp_path / "pto-docs" / "key").stat().st_mode) == 0o600
+    seal.forget_user_sealers()
+
+
 # -- where the cache is -----------------------------------------------------------------------------------------
 
 def test_the_default_cache_is_outside_the_tree_and_a_second_build_reuses_it(tmp_path, monkeypatch):
