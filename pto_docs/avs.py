@@ -81,6 +81,8 @@ def is_own_decoders(generated: str | None) -> bool:
 def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> dict:
     if is_own_decoders(generated):
         options.setdefault("validation_hint", OWN_DECODERS_HINT)
+    from .store import sealed_folder
+    options["cache_dir"] = sealed_folder(options.get("cache_dir"))  # parsed models only under the user's key
     doc = run_avs(inputs.units, inputs.points, generated, **options)
     for result in doc["tests"]:
         result["sha256"] = inputs.sha256.get(result["id"], "")
@@ -96,7 +98,7 @@ def examples_results(catalog: Catalog, generated: str | None, profile: str, cach
 
     from . import __version__
     from .avs_examples import prune_to_examples
-    from .trace.lock import atomic_write
+    from .store import sealed_folder
     inputs = avs_inputs(catalog)
     digest = hashlib.sha256(f"{__version__}\0{examples_code_digest()}\0{profile}\0".encode())
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
@@ -104,21 +106,24 @@ def examples_results(catalog: Catalog, generated: str | None, profile: str, cach
     for test in sorted(catalog.tests.values(), key=lambda t: t.path):
         digest.update(f"t\0{test.path}\0{test.file.sha256}\n".encode())
     digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
-    path = Path(cache_dir) / f"avs-examples-{digest.hexdigest()[:32]}.json"
-    if path.is_file() and not path.is_symlink():
+    entry = f"avs-examples-{digest.hexdigest()[:32]}.json"
+    cache = sealed_folder(cache_dir)  # (None: no trusted key, no cache)
+    payload = cache.load(entry) if cache is not None else None
+    if payload is not None:
         from .trace.avs_status import AvsResultsError, read_avs_results
         try:
-            return read_avs_results(path)
+            return read_avs_results(Path(cache_dir) / entry, payload)
         except AvsResultsError:
-            pass  # a damaged cache entry is run again and replaced
-    doc = run_avs_on_catalog(inputs, generated, jobs=jobs, cache_dir=Path(cache_dir) / "asl", profile=profile,
+            pass  # an entry of ours that is no longer a results document is run again and replaced
+    asl = sealed_folder(Path(cache_dir) / "asl") if cache is not None else None
+    doc = run_avs_on_catalog(inputs, generated, jobs=jobs, cache_dir=asl, profile=profile,
                              steps=instruction_entry_names(catalog) or True)
     prune_to_examples(catalog, doc)
-    try:
-        Path(cache_dir).mkdir(parents=True, exist_ok=True)
-        atomic_write(path, (json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8"))
-    except OSError:
-        pass  # an unwritable cache costs a rerun next time, nothing else
+    if cache is not None:
+        try:
+            cache.save(entry, (json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8"))
+        except OSError:
+            pass  # an unwritable cache costs a rerun next time, nothing else
     return doc
 
 

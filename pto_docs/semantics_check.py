@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -295,9 +294,15 @@ def _checked_dir(folder: Path, catalog: Catalog) -> Path | None:
 
 
 def _read(path: Path, key: str) -> list[dict] | None:
+    """The verdicts kept at ``path``, only when sealed with the user's key (store/seal.py)."""
+    from .store import user_sealer
+    sealer = user_sealer()
+    payload = sealer.load(path) if sealer is not None else None
+    if payload is None:
+        return None
     try:
-        doc = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+        doc = json.loads(payload)
+    except ValueError:
         return None
     if isinstance(doc, dict) and doc.get("key") == key and isinstance(doc.get("verdicts"), list):
         return doc["verdicts"]
@@ -305,16 +310,14 @@ def _read(path: Path, key: str) -> list[dict] | None:
 
 
 def _write(path: Path, key: str, found: list[dict]) -> None:
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    from .store import user_sealer
+    sealer = user_sealer()
+    if sealer is None:
+        return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"key": key, "verdicts": found}, separators=(",", ":")) + "\n", "utf-8")
-        tmp.replace(path)
+        sealer.save(path, (json.dumps({"key": key, "verdicts": found}, separators=(",", ":")) + "\n").encode())
     except OSError:  # an unwritable cache costs a rerun next time, nothing else
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
+        pass
 
 
 # -- findings -------------------------------------------------------------------------------------------------

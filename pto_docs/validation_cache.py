@@ -78,12 +78,16 @@ def _file(directory: str | os.PathLike) -> Path:
 
 
 def load_persistent(directory: str | os.PathLike | None) -> None:
-    """Merge the entries of ``directory``'s cache file (made with the same schema bundle); never an error."""
-    if not directory:
+    """Merge the entries of ``directory``'s cache file (made with the same schema bundle, sealed with the user's
+    key: store/seal.py); never an error."""
+    from .store import user_sealer
+    sealer = user_sealer() if directory else None
+    payload = sealer.load(_file(directory)) if sealer is not None else None
+    if payload is None:
         return
     try:
-        data = json.loads(_file(directory).read_text("utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(payload)
+    except ValueError:
         return
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("bundle") != bundle_digest():
         return
@@ -92,12 +96,10 @@ def load_persistent(directory: str | os.PathLike | None) -> None:
 
 
 def save_persistent(directory: str | os.PathLike | None) -> None:
-    if not directory:
+    from .store import user_sealer
+    sealer = user_sealer() if directory else None
+    if sealer is None:
         return
-    path = _file(directory)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"format": FORMAT, "bundle": bundle_digest(),
-                               "entries": {k: [list(p) for p in v] for k, v in _MEMO.items()}},
-                              separators=(",", ":")), "utf-8")
-    os.replace(tmp, path)
+    sealer.save(_file(directory), json.dumps({"format": FORMAT, "bundle": bundle_digest(),
+                                              "entries": {k: [list(p) for p in v] for k, v in _MEMO.items()}},
+                                             separators=(",", ":")).encode("utf-8"))

@@ -45,10 +45,12 @@ def _own_user_cache(tmp_path_factory):
 @pytest.fixture(scope="session")
 def asl_model_cache(_own_user_cache) -> Path:
     """The run's cache of parsed ASL models: pto-docs' default (``$XDG_CACHE_HOME/pto-docs/asl``) in the run's own
-    user cache. A model is parsed once per run, and every later test that links the same texts reads it (a cache
-    file is written whole and renamed into place, so the workers share it safely)."""
+    user cache, sealed with the run's own key (a store.SealedFolder: ``str()`` is its path). A model is parsed once
+    per run, and every later test that links the same texts reads it (a cache file is written whole and renamed
+    into place, so the workers share it safely)."""
     from pto_docs.commands.avs_cmd import default_cache_dir
-    return default_cache_dir()
+    from pto_docs.store import sealed_folder
+    return sealed_folder(default_cache_dir())
 
 
 @pytest.fixture

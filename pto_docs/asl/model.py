@@ -10,12 +10,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import pickle
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from .parser import parse
 
@@ -23,6 +23,18 @@ UNIT_PREFIXES = ("// PTO-UNIT: ", "// PTO-INSTRUCTION: ")
 DECODER_NODE = "generated:decoders"
 CACHE_FORMAT = "pto-docs-asl-model-2"
 VALIDATION_FUNC = re.compile(r"^func (Validate[A-Za-z0-9_]+)\(\)\n.*?^end;\n", re.MULTILINE | re.DOTALL)
+
+
+class ParsedCache(Protocol):
+    """Where parsed declarations are kept, given by the caller (this package opens no cache of its own):
+    ``load(entry)`` answers the bytes last saved under ``entry`` (a relative name such as
+    ``asl-model-<sha256>.pickle``) only when it can vouch that this program saved them (pto-docs passes its
+    store's sealed folder: an HMAC with the user's key), else None; ``save(entry, data)`` keeps them (OSError
+    when it cannot)."""
+
+    def load(self, entry: str) -> bytes | None: ...
+
+    def save(self, entry: str, data: bytes) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -80,27 +92,26 @@ class Model:
     decls: list
     validation: dict[str, str]
     digest: str
-    cache_dir: Path | None = None  # where parsed validation entry points are kept (load_model's cache_dir)
+    cache: ParsedCache | None = None  # where parsed validation entry points are kept (load_model's cache)
 
     def validation_decls(self, name: str) -> list | None:
         """The declarations of validation entry point ``name`` (None: the generated text has no such function).
-        With ``cache_dir`` each is parsed once per text and parser, in a file of its own: pto-spec 0.58.3's
+        With a ``cache`` each is parsed once per text and parser, in an entry of its own: pto-spec 0.58.3's
         1,153 entry points are 36 MB of generated ASL, and reading them parsed takes a whole AVS run from
-        46–48 s to 42.5 s (one worker). One file each, named by the function's own text, so any run that calls
+        46–48 s to 42.5 s (one worker). One entry each, named by the function's own text, so any run that calls
         it reads it, whichever points that run selects and in whatever order its workers take them."""
         text = self.validation.get(name)
         if text is None:
             return None
-        cache_file = None
-        if self.cache_dir is not None:
-            key = _digest([(f"@validation@/{name}", text)])
-            cache_file = Path(self.cache_dir) / "validation" / f"{key}.pickle"
-            decls = _read_pickle(cache_file)
+        entry = None
+        if self.cache is not None:
+            entry = f"validation/{_digest([(f'@validation@/{name}', text)])}.pickle"
+            decls = _read_pickle(self.cache, entry)
             if decls is not None:
                 return decls
         decls = parse(text, f"@validation@/{name}")
-        if cache_file is not None:
-            _write_pickle(cache_file, decls)
+        if entry is not None:
+            _write_pickle(self.cache, entry, decls)
         return decls
 
 
@@ -126,10 +137,10 @@ class GeneratedAslMissing(ValueError):
     """The model depends on ``generated:decoders`` and no generated decoder text was given."""
 
 
-def load_model(units: list[Unit], generated: str | None, cache_dir: Path | None = None) -> Model:
+def load_model(units: list[Unit], generated: str | None, cache: ParsedCache | None = None) -> Model:
     """The parsed model: ``units`` in source order with ``generated`` (the decoder and validation ASL a spec's
     own generator writes, e.g. ``scripts/generate-asl-decoders --kind monolithic``) standing for
-    ``generated:decoders``. With ``cache_dir``, parsed once per source text and parser."""
+    ``generated:decoders``. With ``cache`` (see :class:`ParsedCache`), parsed once per source text and parser."""
     by_id = {u.unit_id: u for u in units}
     if generated is None and any(DECODER_NODE in u.depends_on for u in units):
         raise GeneratedAslMissing(f"the model depends on {DECODER_NODE}: give the generated decoder ASL")
@@ -137,55 +148,48 @@ def load_model(units: list[Unit], generated: str | None, cache_dir: Path | None 
     decoder = VALIDATION_FUNC.sub("", generated or "")
     order = source_order(units)
     parts = [("@decoder@", decoder) if n == DECODER_NODE else (by_id[n].path, by_id[n].text) for n in order]
-    return model_from_sources(parts, validation, cache_dir)
+    return model_from_sources(parts, validation, cache)
 
 
-def _read_pickle(path: Path):
-    """The cached object, or None; a damaged or foreign cache file is removed (never fatal)."""
-    if not path.exists():
+def _usable(cache) -> ParsedCache | None:
+    """``cache`` when it is a :class:`ParsedCache`; anything else (a bare folder path) caches nothing: this
+    package never reads a pickle nobody vouched for."""
+    return cache if callable(getattr(cache, "load", None)) and callable(getattr(cache, "save", None)) else None
+
+
+def _read_pickle(cache: ParsedCache, entry: str):
+    """The cached object, or None. ``cache.load`` answers only bytes it authenticated; only those are unpickled."""
+    payload = cache.load(entry)
+    if payload is None:
         return None
     try:
-        with path.open("rb") as handle:
-            fmt, payload = pickle.load(handle)
-        if fmt == CACHE_FORMAT:
-            return payload
-    except Exception:  # noqa: BLE001 - a damaged cache is discarded and rebuilt
-        pass
-    _discard(path)
-    return None
+        fmt, value = pickle.loads(payload)
+    except Exception:  # noqa: BLE001 - authentic but of another parser or Python: parsed again and replaced
+        return None
+    return value if fmt == CACHE_FORMAT else None
 
 
-def _discard(path: Path) -> None:
+def _write_pickle(cache: ParsedCache, entry: str, payload) -> None:
+    """Best effort: a cache that cannot be written (read-only, full disk) only costs time."""
     try:
-        path.unlink(missing_ok=True)
+        cache.save(entry, pickle.dumps((CACHE_FORMAT, payload), protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
         pass
-
-
-def _write_pickle(path: Path, payload) -> None:
-    """Best effort: a cache that cannot be written (read-only tree, full disk) only costs time."""
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("wb") as handle:
-            pickle.dump((CACHE_FORMAT, payload), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
-    except OSError:
-        _discard(tmp)
 
 
 def model_from_sources(parts: list[tuple[str, str]], validation: dict[str, str],
-                       cache_dir: Path | None = None) -> Model:
-    """Parse ``parts`` (path, text) once; reuse a pickle keyed by their sha256 when present."""
+                       cache: ParsedCache | None = None) -> Model:
+    """Parse ``parts`` (path, text) once; reuse the parsed declarations ``cache`` keeps under their sha256."""
+    cache = _usable(cache)
     digest = _digest(parts + sorted(validation.items()))
-    cache_file = Path(cache_dir) / f"asl-model-{digest}.pickle" if cache_dir else None
-    if cache_file is not None:
-        decls = _read_pickle(cache_file)
+    entry = f"asl-model-{digest}.pickle"
+    if cache is not None:
+        decls = _read_pickle(cache, entry)
         if decls is not None:
-            return Model(decls, validation, digest, cache_dir)
+            return Model(decls, validation, digest, cache)
     decls = []
     for path, text in parts:
         decls.extend(parse(text, path))
-    if cache_file is not None:
-        _write_pickle(cache_file, decls)
-    return Model(decls, validation, digest, cache_dir)
+    if cache is not None:
+        _write_pickle(cache, entry, decls)
+    return Model(decls, validation, digest, cache)

@@ -1,8 +1,9 @@
 """pto-docs build [SPEC_ROOT] [--site-dir DIR] [-q]: the same site as `mkdocs build --strict`, from any spec tree.
 
 Faster than plain `mkdocs build` on a rebuild: pages whose every input is unchanged are reused from the
-content-addressed cache (``.pto-docs-cache/`` beside the site, or the plugin's ``cache_dir``; ``--no-cache``
-turns it off). Progress goes to stderr when it is a terminal (``-q`` silences it and the log); one summary line
+content-addressed cache (the tree's folder in the user's cache, ``$XDG_CACHE_HOME/pto-docs/trees/``, or the
+plugin's ``cache_dir``, never inside the spec tree; every entry sealed with the user's key; ``--no-cache`` turns
+it off). Progress goes to stderr when it is a terminal (``-q`` silences it and the log); one summary line
 closes every run.
 """
 
@@ -21,7 +22,7 @@ def add_arguments(parser) -> None:
                         help="MkDocs config (default: ./mkdocs.yml, else the configuration shipped with pto-docs)")
     parser.add_argument("--no-strict", action="store_true", help="do not abort on MkDocs warnings")
     parser.add_argument("--no-cache", action="store_true", help="rebuild every page (ignore and do not use the cache)")
-    parser.add_argument("--cache-dir", default=None, help="page cache directory (default: .pto-docs-cache beside the site)")
+    parser.add_argument("--cache-dir", default=None, help="page cache directory (default: the tree's folder in $XDG_CACHE_HOME/pto-docs/trees)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no log below warnings")
     parser.add_argument("--force", action="store_true",
                         help="replace the contents of a site directory that does not look like a previous site")

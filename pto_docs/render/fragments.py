@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import os
 import re
 import zlib
 from functools import lru_cache
@@ -40,27 +39,28 @@ def _lexer(name: str) -> Lexer:
 
 class HighlightCache:
     """Highlighted HTML keyed by the sha256 of everything that determines it (code, language, first line,
-    Pygments version, the source of our ASL lexer): a stale entry cannot be found. One zlib'd JSON file."""
+    Pygments version, the source of our ASL lexer): a stale entry cannot be found. One zlib'd JSON file, sealed
+    with the user's key (store/seal.py; ``sealer``, by default the user's): a file that does not verify is an
+    empty cache, and without a trusted key nothing is read or written."""
 
-    def __init__(self, path: str | None):
-        self.path = path
+    def __init__(self, path: str | None, sealer=None):
+        from ..store import user_sealer
+        self.sealer = sealer if sealer is not None else (user_sealer() if path else None)
+        self.path = path if self.sealer is not None else None
         self.old: dict[str, str] = {}
         self.new: dict[str, str] = {}
-        if path and os.path.isfile(path):
+        payload = self.sealer.load(path) if self.path else None
+        if payload is not None:
             try:
-                with open(path, "rb") as fh:
-                    self.old = json.loads(zlib.decompress(fh.read()))
+                old = json.loads(zlib.decompress(payload))
+                self.old = old if isinstance(old, dict) else {}
             except Exception:  # an unreadable cache is an empty one
                 self.old = {}
 
     def save(self) -> None:
         if not self.path:
             return
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        tmp = f"{self.path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(zlib.compress(json.dumps(self.new, separators=(",", ":")).encode("utf-8"), 1))
-        os.replace(tmp, self.path)
+        self.sealer.save(self.path, zlib.compress(json.dumps(self.new, separators=(",", ":")).encode("utf-8"), 1))
 
 
 _CACHE: HighlightCache | None = None

@@ -82,6 +82,7 @@ class SiteBuild(PageEvents):
         self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
         self.stamp: dict | None = None  # what the published site will be a build of (uptodate.py), when it may skip
         self.collections = FullCollectionPause()  # the primary build's: no full garbage collection until it ends
+        self.default_cache: dict[Path, str | None] = {}  # spec root -> its folder in the user's cache (cache_dir)
 
     def further(self, locale: str, config) -> SiteBuild:
         """The build of another language, sharing this build's loaded tree state (copy-on-write in a fork)."""
@@ -144,9 +145,9 @@ class SiteBuild(PageEvents):
             except (OSError, UnicodeDecodeError) as exc:
                 raise PluginError(f"{path}: error[IO-READ]: cannot read the generated decoders: "
                                   f"{getattr(exc, 'strerror', None) or exc}") from None
-        from ..commands.avs_cmd import default_cache_dir
         from ..output_guard import OutputRefused, check_cache_dir
-        base = config_path(config, self.options.cache_dir) if self.options.cache_dir else default_cache_dir().parent
+        from ..store import user_cache_root
+        base = config_path(config, self.options.cache_dir) if self.options.cache_dir else user_cache_root()
         try:
             cache = check_cache_dir(base / "avs-examples", root)
         except OutputRefused as exc:
@@ -174,12 +175,28 @@ class SiteBuild(PageEvents):
         return template_cache.user_templates(self.spec_root(config))
 
     def cache_dir(self, config) -> str | None:
+        """The build cache: the ``cache_dir`` option (never in the spec tree: :meth:`check_cache_dir`), else this
+        tree's folder in the user's cache (store/paths.py), never under the spec root; None with the cache off or
+        without a trusted cache key (store/seal.py)."""
         if not (self.options.cache and self.dirty):
             return None
         if self.options.cache_dir:
-            return str(config_path(config, self.options.cache_dir))
-        final = self.final_site_dir or config.site_dir
-        return os.path.join(os.path.dirname(os.path.abspath(final)), ".pto-docs-cache")
+            from ..store import user_sealer
+            return str(config_path(config, self.options.cache_dir)) if user_sealer() is not None else None
+        root = self.spec_root(config)
+        if root not in self.default_cache:
+            self.default_cache[root] = _default_cache_dir(root)
+        return self.default_cache[root]
+
+    def check_cache_dir(self, config, root: Path) -> None:
+        """An explicit ``cache_dir`` inside (or around) the spec tree is refused: the tree's authors could write it."""
+        if not self.options.cache_dir:
+            return
+        from ..output_guard import OutputRefused, check_cache_dir
+        try:
+            check_cache_dir(config_path(config, self.options.cache_dir), root)
+        except OutputRefused as exc:
+            raise PluginError(exc.format() + "; leave cache_dir unset to use the user's cache") from None
 
     # -- configuration -----------------------------------------------------------------------------
     def configure(self, config) -> None:
@@ -198,6 +215,8 @@ class SiteBuild(PageEvents):
         root = self.spec_root(config)
         if not root.is_dir():
             raise PluginError(f"{root}: error[IO-ROOT]: spec root does not exist or is not a directory")
+        if primary:
+            self.check_cache_dir(config, root)
         # every environment of the theme keeps its compiled templates: once per serving process, or once per user
         # for builds (template_cache.py)
         self.kept_templates = self.templates_cache(config)
@@ -208,7 +227,7 @@ class SiteBuild(PageEvents):
         if self.manifest is not None:
             self.preread = None  # nothing to load: let the bytes go
         if self.manifest is None and self.state is None:  # (a further language gets the primary build's state)
-            if primary and self.command != "serve" and self.options.cache and self.dirty:
+            if primary and self.command != "serve" and self.cache_dir(config):
                 # the page models (built while loading, on both cores) reuse the last build's highlighted code
                 from ..render.fragments import HighlightCache, use_highlight_cache
                 self.highlight = HighlightCache(os.path.join(self.cache_dir(config), "highlight.json.z"))
@@ -246,7 +265,7 @@ class SiteBuild(PageEvents):
                 log.info(f"pto-docs: removed {path}, left by a build that was stopped")
             self.staging = output.staging_dir(self.final_site_dir)
             os.makedirs(os.path.dirname(self.staging), exist_ok=True)
-            shutil.rmtree(self.staging, ignore_errors=True)  # (ours: named after this process)
+            output.fresh_dir(self.staging)  # (ours: named after this process; made here, no symlink followed)
             config["site_dir"] = self.staging
         if primary and self.options.cache and self.dirty:
             self.options.cache_dir = self.cache_dir(config)  # resolved once: the other languages share it
@@ -442,6 +461,19 @@ class SiteBuild(PageEvents):
         if self.staging is not None and os.path.isdir(self.staging):
             shutil.rmtree(self.staging, ignore_errors=True)
         current_progress().clear()
+
+
+def _default_cache_dir(root: Path) -> str | None:
+    """The tree's folder in the user's cache; None (no cache) when the user's cache lies over, in or around the
+    spec tree, or its key cannot be trusted (store/seal.py; checked in that order: no key is made in a tree)."""
+    from ..output_guard import OutputRefused, check_cache_dir
+    from ..store import tree_cache_dir, user_sealer
+    folder = tree_cache_dir(root)
+    try:
+        check_cache_dir(folder.parent.parent, root)
+    except OutputRefused:
+        return None
+    return str(folder) if user_sealer() is not None else None
 
 
 def _check_site_dir(site_dir: str, root: Path, checked_by_caller: bool) -> None:

@@ -27,7 +27,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-FORMAT = 3
+from ..store.atomic import read_no_follow
+from ..store.seal import user_sealer
+
+FORMAT = 4
 MAGIC = b"PTODOCS-PAGES\n"
 TRAILER = b"PTODOCS-END\n"
 log = logging.getLogger("pto_docs.cache")  # (not MkDocs' logger: a discarded cache must not fail a strict build)
@@ -97,33 +100,26 @@ class CacheDamaged(Exception):
     """A page pack that is not one this version of pto-docs wrote intact (damaged, truncated, foreign)."""
 
 
-def _entry_digest(key: str, blob: bytes, entries: list[dict[str, Any]]) -> str:
-    """What an entry is stored under: its key, its compressed HTML and its search entries, hashed together, so
-    a damaged blob, a truncated pack and entries moved to another key all fail :func:`_read_pack`."""
-    digest = hashlib.sha256(key.encode("utf-8") + b"\0")
-    digest.update(len(blob).to_bytes(8, "little") + blob)
-    digest.update(json.dumps(entries, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
-    return digest.hexdigest()
-
-
 class PageCache:
     """The page pack of one language: ``get`` from the last build, ``put`` for the next one, ``save``.
 
-    A pack that fails verification is reported once (a warning naming it) and treated as empty: every page is
-    built again and the next save replaces it. The warning goes to the ``pto_docs`` logger, outside MkDocs'
-    own, so a strict build does not fail on it: the site it gives is the clean build's."""
+    The pack is sealed with the user's key (store/seal.py: ``sealer``, by default the user's; without a trusted
+    key there is no pack). A pack that fails verification is reported once (a warning naming it) and treated as
+    empty: every page is built again and the next save replaces it. The warning goes to the ``pto_docs``
+    logger, outside MkDocs' own, so a strict build does not fail on it: the site it gives is the clean build's."""
 
-    def __init__(self, directory: str | os.PathLike | None, locale: str, packs: dict | None = None):
-        self.path = Path(directory) / f"pages-{locale}.pack" if directory else None
+    def __init__(self, directory: str | os.PathLike | None, locale: str, packs: dict | None = None, sealer=None):
+        self.sealer = sealer if sealer is not None else (user_sealer() if directory else None)
+        self.path = Path(directory) / f"pages-{locale}.pack" if directory and self.sealer is not None else None
         self.old: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
         self.new: dict[str, tuple[bytes, list[dict[str, Any]]]] = {}
         self.packs = {} if packs is None else packs  # the process's packs in memory (memory.SiteMemory.packs)
         saved = self.packs.get(str(self.path)) if self.path is not None else None
         if saved is not None and saved[0] == _stamp(self.path):
             self.old = saved[1]  # the pack this process wrote last, unchanged since (read-only here)
-        elif self.path is not None and self.path.is_file():
+        elif self.path is not None and os.path.lexists(self.path):
             try:
-                self.old = _read_pack(self.path)
+                self.old = _read_pack(self.path, self.sealer)
             except (CacheDamaged, OSError) as exc:
                 self.old = {}
                 log.warning(f"pto-docs: the page cache {self.path} cannot be used ({exc}); "
@@ -155,20 +151,14 @@ class PageCache:
     def save(self) -> None:
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         index, blobs, offset = {}, [], 0
         for key, (blob, entries) in self.new.items():
-            index[key] = [offset, len(blob), entries, _entry_digest(key, blob, entries)]
+            index[key] = [offset, len(blob), entries]
             blobs.append(blob)
             offset += len(blob)
         header = json.dumps({"format": FORMAT, "pages": index}, separators=(",", ":")).encode("utf-8")
-        with open(tmp, "wb") as fh:
-            fh.write(MAGIC + len(header).to_bytes(8, "little") + header)
-            for blob in blobs:
-                fh.write(blob)
-            fh.write(TRAILER + len(header).to_bytes(8, "little") + offset.to_bytes(8, "little"))
-        os.replace(tmp, self.path)
+        self.sealer.save(self.path, b"".join([MAGIC, len(header).to_bytes(8, "little"), header, *blobs, TRAILER,
+                                              len(header).to_bytes(8, "little"), offset.to_bytes(8, "little")]))
         self.packs[str(self.path)] = (_stamp(self.path), self.new)
 
 
@@ -181,20 +171,25 @@ def preload(directory: str | os.PathLike, locale: str, packs: dict) -> None:
     """Read a language's pack into this process's memory (``mkdocs serve``, between rebuilds: a forked language
     build wrote it), so the next fork of that language finds it there instead of reading it again."""
     path = Path(directory) / f"pages-{locale}.pack"
+    sealer = user_sealer()
+    if sealer is None:
+        return
     stamp = _stamp(path)
     try:
-        data = _read_pack(path)
+        data = _read_pack(path, sealer)
     except (CacheDamaged, OSError):  # no pack to lend: the build reads it itself (and reports it)
         return
     if stamp is not None and stamp == _stamp(path):  # not replaced while it was read
         packs[str(path)] = (stamp, data)
 
 
-def _read_pack(path: Path) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:
-    """A pack: magic, header length, JSON header (key -> offset, length, search entries, entry digest), page
-    blobs, trailer (header and blob lengths). No pickle. Every entry is verified (:func:`_entry_digest`);
-    anything else raises :class:`CacheDamaged`."""
-    data = path.read_bytes()
+def _read_pack(path: Path, sealer) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:
+    """A pack, sealed with the user's key (its MAC is checked before anything in it is read): magic, header
+    length, JSON header (key -> offset, length, search entries), page blobs, trailer (header and blob lengths).
+    No pickle. Anything else raises :class:`CacheDamaged`."""
+    data = sealer.open(path.name, read_no_follow(path))
+    if data is None:
+        raise CacheDamaged("not sealed with this user's cache key: damaged, or not written by pto-docs for this user")
     if not data.startswith(MAGIC):
         raise CacheDamaged("not a pto-docs page pack")
     start = len(MAGIC) + 8
@@ -212,13 +207,10 @@ def _read_pack(path: Path) -> dict[str, tuple[bytes, list[dict[str, Any]]]]:
         base = start + size
         view = memoryview(data)
         pages = {}
-        for key, (off, n, entries, digest) in header["pages"].items():
+        for key, (off, n, entries) in header["pages"].items():
             if off < 0 or n < 0 or off + n > blobs_size:
                 raise CacheDamaged(f"entry {key[:12]} lies outside the pack")
-            blob = bytes(view[base + off:base + off + n])
-            if _entry_digest(key, blob, entries) != digest:
-                raise CacheDamaged(f"entry {key[:12]} does not match the hash it is stored under")
-            pages[key] = (blob, entries)
+            pages[key] = (bytes(view[base + off:base + off + n]), entries)
     except CacheDamaged:
         raise
     except (ValueError, TypeError, KeyError, AttributeError) as exc:

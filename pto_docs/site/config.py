@@ -58,7 +58,7 @@ class PtoDocsConfig(base.Config):
     docs = c.Choice(DOCS_CHOICES, default="ignore")  # pages of a docs_dir inside the spec root (see below)
     parallel = c.Type(bool, default=True)  # build the further languages in forked processes (POSIX)
     cache = c.Type(bool, default=True)  # reuse unchanged pages (content-addressed) in `pto-docs build`
-    cache_dir = c.Optional(c.Type(str))  # default: .pto-docs-cache beside the site directory
+    cache_dir = c.Optional(c.Type(str))  # default: the tree's folder in the user's cache (store/paths.py)
     avs_results = c.Optional(c.Type(str))  # `pto-docs avs --json` results to show on unit pages (relative to mkdocs.yml)
     avs_examples = c.Choice(("off", "run"), default="off")  # run: the build runs `pto-docs avs --examples` itself
     avs_decoders = c.Optional(c.Type(str))  # with avs_examples: run, the generated decoder ASL the model needs

@@ -104,7 +104,7 @@ class Languages:
                     site, target = os.path.join(self.config.site_dir, output.locale_dir(locale, self.primary.primary)), None
                 else:
                     site = target = output.language_staging_dir(self.config.site_dir, locale)
-                    shutil.rmtree(site, ignore_errors=True)
+                    output.fresh_dir(site)  # (ours: named after this process; made here, no symlink followed)
                 read_fd, write_fd = os.pipe()
                 pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context, **pool_options())
                 future = pool.submit(_build_language, locale, site, write_fd)  # (the worker is forked here)

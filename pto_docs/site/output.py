@@ -29,6 +29,18 @@ def language_staging_dir(staging: str, locale: str) -> str:
     return f"{staging}-{locale}"
 
 
+def fresh_dir(path: str) -> None:
+    """Make ``path`` (a staging directory: a name of this process's) a new, empty directory of our own, so that
+    nothing found at its name (a symlink planted beside a site inside the spec tree) is written through: a
+    symlink is removed (not what it points to), a directory of a stopped build emptied; then ``mkdir``, which
+    fails rather than reuse anything still there."""
+    if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
+        os.unlink(path)
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+    os.mkdir(path, 0o755)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -103,5 +115,9 @@ def prune_theme_assets(site_dir: str, search_languages) -> int:
 
 
 def write_build_report(cache_dir: str, results: list[dict]) -> None:
+    """``last-build.json``: what each language built and reused (a report for people and tests; pto-docs never
+    reads it). Written whole and renamed into place: a symlink at its name is replaced, never written through."""
+    from ..store import atomic_write
     os.makedirs(cache_dir, exist_ok=True)
-    Path(cache_dir, "last-build.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", "utf-8")
+    atomic_write(Path(cache_dir, "last-build.json"), (json.dumps(results, indent=1, sort_keys=True) + "\n").encode(),
+                 durable=False)

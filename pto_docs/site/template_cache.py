@@ -11,23 +11,23 @@ answer is a bytecode cache (``jinja2.BytecodeCache``); two are kept here:
 
 A template is found by its name, file and the environment's syntax settings (plus, on disk, the Jinja and
 Python versions); Jinja itself then checks the source's checksum, so an edited template compiles afresh. A file
-on disk carries the SHA-256 of its content: a damaged or foreign file is ignored (the template compiles, and
-the file is written again), never loaded. Caching only ever costs speed: a cache that cannot be read or written
+on disk is sealed with the user's key (store/seal.py: an HMAC-SHA256 over it): a damaged, foreign or planted file
+is ignored (the template compiles, and the file is written again), its code never loaded. Caching only ever costs speed: a cache that cannot be read or written
 (a read-only home, a full disk) leaves every template to compile as before.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import jinja2
 import jinja2.bccache
 
-FILE_MAGIC = b"pto-docs compiled template 1\n"
+from ..store.seal import MAGIC, Sealer, user_sealer
+
+FILE_MAGIC = MAGIC  # a file on disk: FILE_MAGIC, its 32-byte MAC, the bytecode
 
 
 def template_key(environment, name, filename, *extra) -> str:
@@ -76,53 +76,38 @@ class CompiledTemplates(_KeyedBytecode):
 
     VERSIONS = (jinja2.__version__, sys.version)
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, sealer: Sealer) -> None:
         self.folder = folder
+        self.sealer = sealer
 
     def load_bytecode(self, bucket) -> None:
+        payload = self.sealer.load(self.folder / bucket.key)
+        if payload is None:
+            return  # absent, damaged or not ours: compiled afresh, and written again
         try:
-            data = (self.folder / bucket.key).read_bytes()
-        except OSError:
-            return
-        head = len(FILE_MAGIC) + 32
-        if data[:len(FILE_MAGIC)] != FILE_MAGIC or hashlib.sha256(data[head:]).digest() != data[len(FILE_MAGIC):head]:
-            return  # damaged or not ours: compiled afresh, and written again
-        try:
-            bucket.bytecode_from_string(data[head:])
+            bucket.bytecode_from_string(payload)
         except Exception:  # noqa: BLE001 - intact but unusable (another Jinja's format): compiled afresh
             bucket.reset()
 
     def dump_bytecode(self, bucket) -> None:
-        payload = bucket.bytecode_to_string()
-        data = FILE_MAGIC + hashlib.sha256(payload).digest() + payload
-        temporary = None
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=self.folder, prefix=".tmp-", delete=False) as handle:
-                temporary = handle.name
-                handle.write(data)
-            os.replace(temporary, self.folder / bucket.key)
-            temporary = None
+            self.sealer.save(self.folder / bucket.key, bucket.bytecode_to_string())
         except OSError:
             pass  # only ever costs speed: the next build compiles it again
-        finally:
-            if temporary is not None:
-                try:
-                    os.unlink(temporary)
-                except OSError:
-                    pass
 
 
 def user_templates(spec_root: Path | None) -> CompiledTemplates | None:
     """The user's cache of compiled templates (``$XDG_CACHE_HOME/pto-docs/templates``); None when that folder is
-    over, in or around the spec tree (pto-docs writes nothing there) or is not a directory."""
-    from ..commands.avs_cmd import default_cache_dir
+    over, in or around the spec tree (pto-docs writes nothing there), is not a directory, or the user's cache key
+    cannot be trusted."""
     from ..output_guard import OutputRefused, check_cache_dir
+    from ..store import user_cache_root
     try:
-        folder = check_cache_dir(default_cache_dir().parent / "templates", spec_root)
+        folder = check_cache_dir(user_cache_root() / "templates", spec_root)
     except OutputRefused:
         return None
-    return CompiledTemplates(folder)
+    sealer = user_sealer()
+    return CompiledTemplates(folder, sealer) if sealer is not None else None
 
 
 def install(theme, cache: jinja2.BytecodeCache | None) -> None:

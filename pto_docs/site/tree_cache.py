@@ -81,40 +81,39 @@ def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, 
     return digest.hexdigest()
 
 
-def _check(data: dict[str, Any]) -> str:
-    """The hash a manifest is stored under (of its canonical JSON): a damaged manifest is never used."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()
-
-
 class TreeManifest:
-    def __init__(self, directory: str | os.PathLike, locale: str):
+    """A language's manifest, sealed with the user's key (store/seal.py): one that does not verify is never used."""
+
+    def __init__(self, directory: str | os.PathLike, locale: str, sealer=None):
+        from ..store import user_sealer
         self.path = Path(directory) / f"tree-{locale}.json"
+        self.sealer = sealer if sealer is not None else user_sealer()
 
     def load(self, digest: str, quiet: bool = False) -> dict[str, Any] | None:
         """The manifest of the last build if it was made from ``digest``; else None (never an error). A damaged
         one is a warning, unless ``quiet`` (a look ahead at another language's, which reports it itself)."""
+        if self.sealer is None or not os.path.lexists(self.path):
+            return None
+        payload = self.sealer.load(self.path)
+        if payload is None:
+            if not quiet:
+                logging.getLogger("pto_docs.cache").warning(
+                    f"pto-docs: the build manifest {self.path} is not sealed with this user's cache key; "
+                    f"discarded, the tree is loaded again")
+            return None
         try:
-            data = json.loads(self.path.read_text("utf-8"))
-        except (OSError, ValueError):
+            data = json.loads(payload)
+        except ValueError:
             return None
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("digest") != digest:
-            return None
-        if data.pop("check", None) != _check(data):
-            if quiet:
-                return None
-            logging.getLogger("pto_docs.cache").warning(
-                f"pto-docs: the build manifest {self.path} does not match the hash it is stored under; "
-                f"discarded, the tree is loaded again")
             return None
         return data
 
     def save(self, digest: str, **values: Any) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        if self.sealer is None:
+            return
         data = {"format": FORMAT, "digest": digest, **values}
-        data["check"] = _check(data)
-        tmp.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
-        os.replace(tmp, self.path)
+        self.sealer.save(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
     def remove(self) -> None:
         try:

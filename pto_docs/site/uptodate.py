@@ -70,9 +70,12 @@ def stamp(*, digest: str, signature: str, languages, config) -> dict:
 
 def current(cache_dir: str, wanted: dict, site_dir: str) -> bool:
     """Whether the site was published by a build of ``wanted`` and has not changed since."""
+    from ..store import user_sealer
+    sealer = user_sealer()
+    payload = sealer.load(Path(cache_dir, STAMP)) if sealer is not None else None
     try:
-        recorded = json.loads(Path(cache_dir, STAMP).read_text("utf-8"))
-    except (OSError, ValueError):
+        recorded = json.loads(payload) if payload is not None else None
+    except ValueError:
         return False
     if not isinstance(recorded, dict) or recorded.get("stamp") != wanted:
         return False
@@ -81,13 +84,13 @@ def current(cache_dir: str, wanted: dict, site_dir: str) -> bool:
 
 
 def record(cache_dir: str, made: dict, site_dir: str) -> None:
-    from ..trace.lock import atomic_write
+    from ..store import user_sealer
     site = fingerprint(site_dir)
-    if site is None:
+    sealer = user_sealer()
+    if site is None or sealer is None:
         forget(cache_dir)
         return
-    os.makedirs(cache_dir, exist_ok=True)
-    atomic_write(Path(cache_dir, STAMP), (json.dumps({"stamp": made, "site": site}, sort_keys=True) + "\n").encode())
+    sealer.save(Path(cache_dir, STAMP), (json.dumps({"stamp": made, "site": site}, sort_keys=True) + "\n").encode())
 
 
 def forget(cache_dir: str) -> None:

@@ -27,12 +27,12 @@ class AvsStatus:
     profile: str = ""
 
 
-def read_avs_results(path: str | Path) -> dict:
-    """The checked ``pto-docs.avs.v1`` document at ``path``."""
+def read_avs_results(path: str | Path, data: bytes | None = None) -> dict:
+    """The checked ``pto-docs.avs.v1`` document at ``path`` (or in ``data``, read from there already)."""
     from ..schema_registry import fast_check, validator
     from ..strict_parse import loads_json
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = (Path(path).read_bytes() if data is None else data).decode("utf-8")
         doc = loads_json(text)
     except OSError as exc:
         raise AvsResultsError(f"cannot read: {exc.strerror or exc}") from None

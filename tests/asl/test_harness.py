@@ -78,13 +78,14 @@ def test_statuses_reset_and_messages(tree, tmp_path):
 
 
 def test_parallel_run_gives_the_same_statuses(tree, tmp_path):
-    serial = run_avs(jobs=1, cache_dir=tmp_path / "cache")
+    from pto_docs.store import sealed_folder
+    serial = run_avs(jobs=1, cache_dir=sealed_folder(tmp_path / "cache"))
     # a damaged cache is discarded and rebuilt, never fatal
     damaged = sorted((tmp_path / "cache").glob("*.pickle"))
     assert len(damaged) == 1
     for path in damaged:
         path.write_bytes(b"\x80\x05garbage")
-    parallel = run_avs(jobs=2, cache_dir=tmp_path / "cache")
+    parallel = run_avs(jobs=2, cache_dir=sealed_folder(tmp_path / "cache"))
     assert [(t["id"], t["status"]) for t in serial["tests"]] == [(t["id"], t["status"]) for t in parallel["tests"]]
 
 
@@ -185,19 +186,21 @@ def test_a_validation_entry_point_is_parsed_once_per_text_and_a_damaged_copy_is_
     """Model.validation_decls keeps each parsed Validate* function in a file of its own (cache_dir/validation),
     named by its text: a later run reads it instead of parsing; a damaged file is parsed again and replaced."""
     from pto_docs.asl import model as model_module
+    from pto_docs.store import sealed_folder
     cache = tmp_path / "cache"
-    first = run_avs(jobs=1, cache_dir=cache)
+    first = run_avs(jobs=1, cache_dir=sealed_folder(cache))
     (kept,) = sorted((cache / "validation").glob("*.pickle"))
     parsed: list[str] = []
     real_parse = model_module.parse
     monkeypatch.setattr(model_module, "parse", lambda text, path: parsed.append(path) or real_parse(text, path))
-    again = run_avs(jobs=1, cache_dir=cache)
+    again = run_avs(jobs=1, cache_dir=sealed_folder(cache))
     assert parsed == [] and _statuses(again) == _statuses(first)
     kept.write_bytes(b"\x80\x05damaged")
-    after_damage = run_avs(jobs=1, cache_dir=cache)
+    after_damage = run_avs(jobs=1, cache_dir=sealed_folder(cache))
     assert parsed == ["@validation@/ValidateDecoded"] and _statuses(after_damage) == _statuses(first)
     text = model_module.split_validation(GENERATED)["ValidateDecoded"]
-    assert model_module._read_pickle(kept) == real_parse(text, "@validation@/ValidateDecoded")
+    entry = kept.relative_to(cache).as_posix()
+    assert model_module._read_pickle(sealed_folder(cache), entry) == real_parse(text, "@validation@/ValidateDecoded")
 
 
 def _statuses(doc):

@@ -11,6 +11,11 @@ import pytest
 from .test_site_cache import TMUL, build, page_pack_path, rebuilt
 
 
+def _manifest(path):
+    """A manifest as the build sealed it (store/seal.py, the run's own key: the builds share its user cache)."""
+    from pto_docs.store import user_sealer
+    return json.loads(user_sealer().load(path))
+
 def _no_loading(monkeypatch) -> None:
     from pto_docs.site import build as site_build
 
@@ -22,7 +27,7 @@ def _no_loading(monkeypatch) -> None:
 def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, monkeypatch):
     build(tmp_path, tree)
     html = (tmp_path / "site" / TMUL[:-3] / "index.html").read_text("utf-8")
-    manifest = json.loads((tmp_path / "cache" / "tree-zh-CN.json").read_text("utf-8"))
+    manifest = _manifest(tmp_path / "cache" / "tree-zh-CN.json")
     assert manifest["pages"] and manifest["nav"]
     _no_loading(monkeypatch)
     page_pack_path(tmp_path)
@@ -36,7 +41,7 @@ def test_unchanged_tree_is_not_loaded_and_gives_the_same_site(tmp_path, tree, mo
 def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):
     from pto_docs.site.tree_cache import tree_digest
     build(tmp_path, tree)
-    before = json.loads((tmp_path / "cache" / "tree-en.json").read_text("utf-8"))["digest"]
+    before = _manifest(tmp_path / "cache" / "tree-en.json")["digest"]
     if edit == "unit":
         path = tree / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
         path.write_text(path.read_text("utf-8") + "// changed\n", "utf-8")
@@ -44,7 +49,7 @@ def test_any_changed_file_loads_the_tree_again(tmp_path, tree, edit):
         (tree / "NOTES.txt").write_text("a file no page shows\n", "utf-8")
     assert tree_digest(tree, None, {}) != tree_digest(tree.parent / "nowhere", None, {})
     report = build(tmp_path, tree)
-    after = json.loads((tmp_path / "cache" / "tree-en.json").read_text("utf-8"))["digest"]
+    after = _manifest(tmp_path / "cache" / "tree-en.json")["digest"]
     assert after != before
     expected = {TMUL, "reports/traceability.md"} if edit == "unit" else set()
     assert rebuilt(report) == {"en": expected, "zh-CN": expected}

@@ -1,5 +1,5 @@
-"""site/cache.py: every page-pack entry is verified against the hash it is stored under. A damaged, truncated,
-foreign or rearranged pack is one warning naming it; it is discarded, the pages are built again, and the site
+"""site/cache.py: a page pack is sealed with the user's key (store/seal.py) and verified before it is read. A
+damaged, truncated, foreign or rearranged pack is one warning naming it; it is discarded, the pages are built again, and the site
 is byte-identical to a clean build's."""
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 
 from pto_docs.site.cache import FORMAT, MAGIC, TRAILER
+from pto_docs.store import seal
+
+HEAD = len(seal.MAGIC) + seal.MAC_SIZE  # a sealed file: seal.MAGIC, the MAC, then the pack
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,15 +44,18 @@ def clean(tmp_path_factory) -> tuple[dict[str, bytes], Path]:
 
 
 def _split(data: bytes) -> tuple[dict, bytes]:
+    data = data[HEAD:]
     start = len(MAGIC) + 8
     size = int.from_bytes(data[len(MAGIC):start], "little")
     blobs = data[start + size:len(data) - len(TRAILER) - 16]
     return json.loads(data[start:start + size]), blobs
 
 
-def _join(header: dict, blobs: bytes) -> bytes:
+def _join(header: dict, blobs: bytes, sealed: bytes) -> bytes:
+    """The pack of ``header`` and ``blobs`` under the seal (magic and MAC) of ``sealed``: what someone without the
+    key can make."""
     text = json.dumps(header, separators=(",", ":")).encode()
-    return (MAGIC + len(text).to_bytes(8, "little") + text + blobs + TRAILER + len(text).to_bytes(8, "little")
+    return (sealed[:HEAD] + MAGIC + len(text).to_bytes(8, "little") + text + blobs + TRAILER + len(text).to_bytes(8, "little")
             + len(blobs).to_bytes(8, "little"))
 
 
@@ -58,12 +64,12 @@ def _swap(data: bytes) -> bytes:
     header, blobs = _split(data)
     first, second = list(header["pages"])[:2]
     header["pages"][first], header["pages"][second] = header["pages"][second], header["pages"][first]
-    return _join(header, blobs)
+    return _join(header, blobs, data)
 
 
 def _flip(data: bytes) -> bytes:
     header, blobs = _split(data)
-    off, n, _entries, _digest = next(iter(header["pages"].values()))
+    off, n, _entries = next(iter(header["pages"].values()))
     position = len(data) - len(TRAILER) - 16 - len(blobs) + off + n // 2
     return data[:position] + bytes([data[position] ^ 0x01]) + data[position + 1:]
 
@@ -73,7 +79,7 @@ def _entries(data: bytes) -> bytes:
     header, blobs = _split(data)
     value = next(iter(header["pages"].values()))
     value[2] = [{**value[2][0], "title": "changed"}] + value[2][1:] if value[2] else [{"title": "added"}]
-    return _join(header, blobs)
+    return _join(header, blobs, data)
 
 
 DAMAGE = {
@@ -82,8 +88,9 @@ DAMAGE = {
     "swapped entries": _swap,
     "edited search entry": _entries,
     "foreign file": lambda data: b"\x89PNG\r\n\x1a\n" + os.urandom(4096),
-    "header garbage": lambda data: MAGIC + (12).to_bytes(8, "little") + b"{not json at" + data[len(MAGIC) + 20:],
-    "older format": lambda data: _join({**_split(data)[0], "format": FORMAT - 1}, _split(data)[1]),
+    "header garbage": lambda data: (data[:HEAD] + MAGIC + (12).to_bytes(8, "little") + b"{not json at"
+                                    + data[HEAD + len(MAGIC) + 20:]),
+    "older format": lambda data: _join({**_split(data)[0], "format": FORMAT - 1}, _split(data)[1], data),
 }
 
 # Whatever the damage, the build that discards a pack saves a new one the same way: that the next build finds it
@@ -114,9 +121,10 @@ def test_a_damaged_manifest_is_discarded(tmp_path, clean):
     site_files, cache = clean
     shutil.copytree(cache, tmp_path / "cache")
     manifest = tmp_path / "cache" / "tree-zh-CN.json"
-    data = json.loads(manifest.read_text("utf-8"))
+    sealed = manifest.read_bytes()
+    data = json.loads(sealed[HEAD:])
     data["pages"][0], data["pages"][1] = data["pages"][1], data["pages"][0]
-    manifest.write_text(json.dumps(data), "utf-8")
+    manifest.write_bytes(sealed[:HEAD] + json.dumps(data).encode())  # (the old MAC: no key to make a new one)
     result = _build(tmp_path / "site", tmp_path / "cache")
     assert sum(str(manifest) in line for line in result.stderr.splitlines()) == 1, result.stderr
     assert _files(tmp_path / "site") == site_files

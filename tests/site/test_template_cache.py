@@ -14,8 +14,10 @@ from pathlib import Path
 import jinja2
 
 from pto_docs.site.template_cache import FILE_MAGIC, CompiledTemplates
+from pto_docs.store import Sealer
 
 REPO = Path(__file__).resolve().parents[2]
+SEALER = Sealer(bytes(range(32)))  # a key of the test's own (store/seal.py)
 
 # `pto-docs build`, recording every template Jinja compiles, in this process and in the forked language ones
 COUNTING_BUILD = """
@@ -116,7 +118,7 @@ def test_an_edited_template_or_other_settings_compile_afresh(tmp_path):
 
     def render(autoescape: bool) -> str:
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), autoescape=autoescape,
-                                 bytecode_cache=CompiledTemplates(kept))
+                                 bytecode_cache=CompiledTemplates(kept, SEALER))
         return env.get_template("t.j2").render(x="<b>")
 
     assert render(True) == "&lt;b&gt;!"
@@ -131,5 +133,5 @@ def test_an_unwritable_cache_only_costs_the_compile(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder", "utf-8")
     env = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ 1 + 1 }}"}),
-                             bytecode_cache=CompiledTemplates(blocker / "templates"))
+                             bytecode_cache=CompiledTemplates(blocker / "templates", SEALER))
     assert env.get_template("t").render() == "2"
