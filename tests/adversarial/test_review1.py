@@ -27,7 +27,8 @@ def test_R1_a_planted_staging_link_does_not_choose_where_the_site_is_written(tre
     """R1 (high): the site is built into ``.site.pto-build-<pid>`` beside ``site/``, inside the spec root, and that
     name is followed when the tree carries it as a symbolic link: the site is written outside the root, and
     published as ``site -> ../outside`` (mkdocs build also empties the target first: a file there is deleted).
-    Built in this process, so the pid is known; in CI a tree plants a link for each pid a job may get."""
+    Built in this process, so the pid is known; in CI a tree plants a link for each pid a job may get.
+    (Passes on main since 8158f09, the merge of branch cache: output.fresh_dir.)"""
     outside = _outside(tree)
     staging = f".site.pto-build-{os.getpid()}"
     (tree / staging).symlink_to("../outside")
@@ -47,6 +48,16 @@ def test_R2_a_directory_of_the_tree_named_like_a_killed_build_is_not_deleted(tre
     code, _out, err = run_main("build", str(tree), "--site-dir", str(tree / "site"), "-q", "--no-cache")
     assert code == 0, err
     assert (planted / "notes.md").read_text("utf-8") == "the tree's own file\n"
+
+
+def test_R2_a_link_of_the_tree_named_like_the_staging_directory_is_not_deleted(tree):
+    """R2 (low): main's fix of R1 (8158f09, output.fresh_dir) unlinks a symbolic link of the tree found at the
+    staging name instead of building elsewhere: an entry of the tree pto-docs did not write is deleted."""
+    _outside(tree)
+    staging = f".site.pto-build-{os.getpid()}"
+    (tree / staging).symlink_to("../outside")
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(tree / "site"), "-q", "--no-cache")
+    assert (tree / staging).is_symlink(), err
 
 
 def _build_capped(tree: Path, site: Path, timeout: float) -> subprocess.CompletedProcess:
