@@ -23,10 +23,13 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from ..sources.tree import MAX_FILE_BYTES
 
 FORMAT = 2
 LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pygments", "jinja2", "markupsafe",
@@ -34,6 +37,11 @@ LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pyg
 
 
 def _hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: frozenset[str] = frozenset()) -> None:
+    """Hash every entry under ``root`` without following a link or blocking: a regular file by its content (at
+    most the loader's size limit, read through a non-blocking, no-follow descriptor), a symbolic link by its
+    target text (never by what it points to: a link to /dev/zero or out of the root is only a string here), any
+    other entry (a FIFO, a socket, a device) by its kind alone (the loader reports one in a parsed area). Names
+    are hashed as the bytes the file system holds (a name that is not UTF-8 is no error here)."""
     digest.update(f"\0dir\0{label}\0".encode())
     if not root.is_dir():
         return
@@ -42,15 +50,38 @@ def _hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: fr
                              and os.path.join(dirpath, d) not in skip)
         for name in sorted(filenames):
             full = os.path.join(dirpath, name)
-            try:
-                with open(full, "rb") as fh:
-                    data = fh.read()
-                content = hashlib.sha256(data).hexdigest()
-                if keep is not None:
-                    keep[full] = (data, content)
-            except OSError:
-                content = "unreadable"
-            digest.update(f"{os.path.relpath(full, root)}\0{content}\n".encode())
+            content = _entry_digest(full, keep)
+            digest.update(os.fsencode(os.path.relpath(full, root)) + b"\0" + content.encode() + b"\n")
+
+
+def _entry_digest(full: str, keep: dict | None) -> str:
+    try:
+        mode = os.lstat(full).st_mode
+        if stat.S_ISLNK(mode):
+            return "link:" + hashlib.sha256(os.fsencode(os.readlink(full))).hexdigest()
+        if not stat.S_ISREG(mode):
+            return f"special:{stat.S_IFMT(mode):o}"
+        fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return "unreadable"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # (replaced between lstat and open)
+            return f"special:{stat.S_IFMT(info.st_mode):o}"
+        if info.st_size > MAX_FILE_BYTES:
+            return f"too-large:{info.st_size}:{info.st_mtime_ns}"
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return "unreadable"
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        return f"too-large:{len(data)}"
+    content = hashlib.sha256(data).hexdigest()
+    if keep is not None:
+        keep[full] = (data, content)
+    return content
 
 
 def _versions() -> dict[str, str]:
