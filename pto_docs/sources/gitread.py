@@ -1,10 +1,12 @@
 """A checkout's identity (commit, dirty flag, exact tag) without running anything the checkout configures.
 
 The commit and the tags are read in pure Python from ``.git`` (HEAD, loose refs, ``packed-refs``, loose
-annotated tag objects). Only the dirty flag needs ``git status``, and git runs only when the repository's own
-config holds nothing but keys known not to execute anything (:data:`SAFE_KEYS`: no filter drivers, no fsmonitor,
-no pager, no includes), with system and global config off, hooks, fsmonitor and pagers disabled and no optional
-locks; otherwise the flag is unknown (None).
+annotated tag objects). The dirty flag compares the work tree with the index in Python (:mod:`.gitindex`), and
+the index with HEAD by ``git diff-index --cached`` (object database only, never a work tree file: no filter or
+submodule runs), which runs only when the repository's own config holds nothing but keys known not to execute
+anything (:data:`SAFE_KEYS`: no filter drivers, no fsmonitor, no pager, no includes), with system and global
+config off, hooks, fsmonitor and pagers disabled, no transport and no optional locks; otherwise the flag is
+unknown (None).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ SAFE_KEYS = frozenset({
 })
 NEUTRAL = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat",
            "-c", "core.untrackedCache=false", "-c", "diff.external=", "-c", "core.attributesFile=/dev/null",
-           "--no-pager", "--no-optional-locks")
+           "-c", "submodule.recurse=false", "-c", "protocol.allow=never", "--no-pager", "--no-optional-locks")
 
 
 def git_dir(root: Path) -> Path | None:
@@ -196,16 +198,30 @@ def only_plain_files(gdir: Path) -> bool:
 
 
 def worktree_dirty(root: Path) -> bool | None:
+    """Whether the checkout differs from its HEAD commit (tracked files only, submodules not looked into), or None
+    when that cannot be known without running something the checkout configures.
+
+    The work tree is compared with the index in Python (:mod:`.gitindex`: nothing git would run on the work tree,
+    a clean filter of the repository or of a submodule included, can run). Only the index is compared with HEAD by
+    git, ``git diff-index --cached``, which reads the object database and never a work tree file, so no filter,
+    textconv, fsmonitor or hook is involved; and even that only when the repository's config holds nothing but
+    :data:`SAFE_KEYS`, with system and global config off, no submodule recursion and no transport allowed."""
     gdir = git_dir(root)
     if gdir is None or not config_is_safe(gdir) or not only_plain_files(gdir):
         return None
+    from .gitindex import index_differs
+    sha256 = re.search(r"objectformat\s*=\s*sha256", (_read(_common_dir(gdir) / "config") or "").lower()) is not None
+    worktree = index_differs(root, gdir, sha256)
+    if worktree is None or worktree:
+        return worktree
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
                 "GIT_PAGER": "cat", "PAGER": "cat", "GIT_OPTIONAL_LOCKS": "0", "GIT_DIR": str(gdir),
                 "GIT_WORK_TREE": str(root)})
     try:
-        done = subprocess.run(["git", *NEUTRAL, "status", "--porcelain", "--untracked-files=no"], cwd=root, env=env,
-                              capture_output=True, text=True, timeout=20, check=False, stdin=subprocess.DEVNULL)
+        done = subprocess.run(["git", *NEUTRAL, "diff-index", "--cached", "--quiet", "--no-ext-diff", "--no-textconv",
+                               "--ignore-submodules=all", "HEAD", "--"], cwd=root, env=env, capture_output=True,
+                              timeout=20, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
-    return bool(done.stdout.strip()) if done.returncode == 0 else None
+    return {0: False, 1: True}.get(done.returncode)
