@@ -6,7 +6,7 @@ the index with HEAD by ``git diff-index --cached`` (object database only, never 
 submodule runs), which runs only when the repository's own config holds nothing but keys known not to execute
 anything (:data:`SAFE_KEYS`: no filter drivers, no fsmonitor, no pager, no includes), with system and global
 config off, hooks, fsmonitor and pagers disabled, no transport and no optional locks; otherwise the flag is
-unknown (None).
+unknown (None). A ``.git`` leading to another repository is not read (:func:`git_dir`).
 """
 
 from __future__ import annotations
@@ -36,20 +36,53 @@ NEUTRAL = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c",
            "-c", "submodule.recurse=false", "-c", "protocol.allow=never", "--no-pager", "--no-optional-locks")
 
 
+def _inside(path: Path, root: Path) -> bool:
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
 def git_dir(root: Path) -> Path | None:
+    """The git directory of the checkout whose top level is ``root``, or None.
+
+    ``root/.git`` is used when it is a directory inside the root (a symbolic link to one outside is not), or a
+    regular file ``gitdir: X`` where X lies inside the root, or where X lies outside it and is a linked work
+    tree's git directory of this very root: ``<common>/worktrees/<name>`` whose own ``gitdir`` file names
+    ``root/.git`` (git's two-way link, which a tree cannot write outside itself). Its common directory
+    (``commondir``) must likewise lie inside the root or be that ``<common>``. Anything else (a link or a
+    gitdir file into another repository) gives no identity: a tree cannot borrow another checkout's commit,
+    tag or clean state."""
     dot = root / ".git"
     try:
-        if dot.is_dir():
-            return dot
-        if dot.is_file():
+        if dot.is_symlink():
+            target = dot if _inside(dot, root) and dot.is_dir() else None
+        elif dot.is_dir():
+            target = dot
+        elif dot.is_file():
             text = (_read(dot) or "").strip()
-            if text.startswith("gitdir:"):
-                target = Path(text[len("gitdir:"):].strip())
-                target = target if target.is_absolute() else (root / target)
-                return target if target.is_dir() else None
+            if not text.startswith("gitdir:"):
+                return None
+            target = Path(text[len("gitdir:"):].strip())
+            target = target if target.is_absolute() else (root / target)
+            if not target.is_dir() or not (_inside(target, root) or _links_back(target, dot)):
+                return None
+        else:
+            return None
+        if target is None:
+            return None
+        common = _common_dir(target)
+        if not (_inside(common, root) or os.path.realpath(common) == os.path.realpath(target.parent.parent)):
+            return None
+        return target
     except OSError:
         return None
-    return None
+
+
+def _links_back(target: Path, dot: Path) -> bool:
+    """Whether ``target`` is ``<common>/worktrees/<name>`` of a linked work tree whose ``.git`` file is ``dot``."""
+    if Path(os.path.realpath(target)).parent.name != "worktrees":
+        return False
+    back = (_read(target / "gitdir") or "").strip()
+    return bool(back) and Path(back).is_absolute() and os.path.realpath(back) == os.path.realpath(dot)
 
 
 def _common_dir(gdir: Path) -> Path:

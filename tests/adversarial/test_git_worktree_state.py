@@ -74,3 +74,41 @@ def test_a_checkout_at_its_tag_is_verified_and_a_changed_one_is_not(tree):
     assert release_identity(spec, root).status == "verified"
     _same_size_edit(root / "specification.toml")
     assert release_identity(spec, root).status == "release-candidate"
+
+
+@pytest.fixture
+def other(tmp_path):
+    """Another repository, clean and at the tag the tree's version asks for."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "f").write_text("x\n", "utf-8")
+    return _checkout(other)
+
+
+def test_a_dot_git_link_to_another_repository_gives_no_identity(tree, other):
+    (tree / ".git").symlink_to(other / ".git")
+    assert git_identity(tree.resolve()) == (None, None, None)
+    assert release_identity({"release": {"architecture_version": "0.58.5"}}, tree.resolve()).status != "verified"
+
+
+def test_a_gitdir_file_to_another_repository_gives_no_identity(tree, other):
+    (tree / ".git").write_text(f"gitdir: {other / '.git'}\n", "utf-8")
+    assert git_identity(tree.resolve()) == (None, None, None)
+
+
+def test_a_git_dir_inside_the_tree_whose_commondir_leaves_it_gives_no_identity(tree, other):
+    (tree / "g").mkdir()
+    (tree / "g" / "HEAD").write_text((other / ".git" / "HEAD").read_text("utf-8"), "utf-8")
+    (tree / "g" / "commondir").write_text(f"{other / '.git'}\n", "utf-8")
+    (tree / ".git").write_text("gitdir: g\n", "utf-8")
+    assert git_identity(tree.resolve()) == (None, None, None)
+
+
+def test_a_linked_worktree_of_another_repository_is_read_only_when_it_links_back(tree, other, tmp_path):
+    wt = tmp_path / "wt"
+    _git(other, "worktree", "add", "-q", "--detach", str(wt), "v0.58.5")
+    commit = _git(other, "rev-parse", "HEAD").strip()
+    assert git_identity(wt.resolve()) == (commit, False, "v0.58.5")  # a real worktree: its own identity
+    # the tree names that worktree's git directory: git's back link names wt/.git, not the tree
+    (tree / ".git").write_text((wt / ".git").read_text("utf-8"), "utf-8")
+    assert git_identity(tree.resolve()) == (None, None, None)
