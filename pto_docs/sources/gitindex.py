@@ -33,7 +33,9 @@ def _read_regular(path: str | bytes, limit: int) -> bytes | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(limit + 1)
+            data = fh.read(info.st_size + 1)  # (sized by fstat: read(n) allocates n bytes up front)
+            if len(data) > info.st_size:
+                data += fh.read(limit + 1 - len(data))
         return data if len(data) <= limit else None
     except OSError:
         return None
