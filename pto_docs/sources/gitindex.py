@@ -21,6 +21,7 @@ from pathlib import Path
 MAX_INDEX = 256 << 20
 MAX_BLOB = 64 << 20
 S_GITLINK = 0o160000
+_STAT = struct.Struct(">10I")
 
 
 def _read_regular(path: str | bytes, limit: int) -> bytes | None:
@@ -52,7 +53,7 @@ def _entries(data: bytes, hash_len: int):
         raise ValueError("index version")
     pos, previous = 12, b""
     for _ in range(count):
-        cs, cn, ms, mn, _dev, ino, mode, _uid, _gid, size = struct.unpack(">10I", data[pos:pos + 40])
+        cs, cn, ms, mn, _dev, ino, mode, _uid, _gid, size = _STAT.unpack_from(data, pos)
         oid = data[pos + 40:pos + 40 + hash_len]
         (flags,) = struct.unpack(">H", data[pos + 40 + hash_len:pos + 42 + hash_len])
         at = pos + 42 + hash_len
@@ -148,12 +149,10 @@ def _changed(full: bytes, cs, cn, ms, mn, ino, mode, size, oid, index_mtime: int
         return True
     if (info.st_size & 0xFFFFFFFF) != size:
         return True
-    mtime_ns = ms * 1_000_000_000 + mn
-    same_stat = (int(info.st_mtime) & 0xFFFFFFFF, info.st_mtime_ns % 1_000_000_000) == (ms, mn) and \
-        (int(info.st_ctime) & 0xFFFFFFFF, info.st_ctime_ns % 1_000_000_000) == (cs, cn) and \
-        (info.st_ino & 0xFFFFFFFF) == ino
-    if same_stat and mtime_ns < index_mtime:
-        return False
+    mtime_ns = ms * 1_000_000_000 + mn  # (32-bit seconds: exact until 2106)
+    if (info.st_mtime_ns == mtime_ns and info.st_ctime_ns == cs * 1_000_000_000 + cn
+            and (info.st_ino & 0xFFFFFFFF) == ino and mtime_ns < index_mtime):
+        return False  # the stat data git recorded, and not racily clean: unchanged
     if kind == stat.S_IFLNK:
         try:
             content = os.readlink(full)
