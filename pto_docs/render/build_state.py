@@ -57,7 +57,8 @@ def fingerprint(root: Path) -> str:
                 st = os.stat(full)
             except OSError:
                 continue
-            digest.update(f"{full}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            # (the name as the file system's bytes: one that is not UTF-8 is no error here)
+            digest.update(os.fsencode(full) + f"\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return digest.hexdigest()
 
 

@@ -263,9 +263,8 @@ class SiteBuild(PageEvents):
             self.final_site_dir = os.path.abspath(config.site_dir)
             for path in output.remove_stale(self.final_site_dir):
                 log.info(f"pto-docs: removed {path}, left by a build that was stopped")
-            self.staging = output.staging_dir(self.final_site_dir)
-            os.makedirs(os.path.dirname(self.staging), exist_ok=True)
-            output.fresh_dir(self.staging)  # (ours: named after this process; made here, no symlink followed)
+            os.makedirs(os.path.dirname(self.final_site_dir), exist_ok=True)
+            self.staging = output.staging_dir(self.final_site_dir)  # (made here by mkdtemp: nothing reused)
             config["site_dir"] = self.staging
         if primary and self.options.cache and self.dirty:
             self.options.cache_dir = self.cache_dir(config)  # resolved once: the other languages share it

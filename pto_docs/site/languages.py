@@ -103,8 +103,7 @@ class Languages:
                 if self.primary.in_place:  # the language's directory of the live site; nothing to move afterwards
                     site, target = os.path.join(self.config.site_dir, output.locale_dir(locale, self.primary.primary)), None
                 else:
-                    site = target = output.language_staging_dir(self.config.site_dir, locale)
-                    output.fresh_dir(site)  # (ours: named after this process; made here, no symlink followed)
+                    site = target = output.language_staging_dir(self.config.site_dir, locale)  # (made by mkdtemp)
                 read_fd, write_fd = os.pipe()
                 pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context, **pool_options())
                 future = pool.submit(_build_language, locale, site, write_fd)  # (the worker is forked here)
@@ -164,7 +163,8 @@ class Languages:
         results = []
         for child in self.children:
             result = child["result"]
-            if child["dir"]:  # staged: move it into the site
+            if child["dir"]:  # staged: move it into the site (without our staging marker)
+                output.unmark(child["dir"])
                 os.replace(child["dir"], os.path.join(config.site_dir, output.locale_dir(child["locale"], self.primary.primary)))
             elif result.get("written") is not None:
                 WrittenPages(child["site"], self.primary.memory.written).adopt(result["written"])

@@ -1,18 +1,24 @@
 """Where a site build writes: a staging directory beside the site, published by rename only when every language
 succeeded (a failed build never leaves a half-written site), and the theme files no page loads removed.
 
-Staging names carry the building process's id (``.<site>.pto-build-<pid>``, ``.<site>.pto-build-<pid>-<lang>``),
-so the next build can remove what a killed build left behind: only names of that shape, only when that process
-is gone, and only entries owned by this user.
+A staging directory is made by ``mkdtemp`` (``.<site>.pto-build-<random>``, ``...-<lang>-<random>``: a name no
+tree can plant in advance, created anew, so nothing found beside the site is reused, unlinked or written through)
+and marked as pto-docs' own by a marker file inside it, sealed with the user's cache key (store/seal.py) and
+naming the building process and the directory. The next build removes what a killed build left behind: only a
+real directory (never a link) of that name shape, owned by this user, whose marker verifies for its own path and
+names a process that is gone. A directory of the tree of the same name, forged marker or not, is left alone.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
+import stat
+import tempfile
 from pathlib import Path
+
+STAGING_MARKER = ".pto-docs-staging"
 
 
 def locale_dir(locale: str, primary: str) -> str:
@@ -21,24 +27,50 @@ def locale_dir(locale: str, primary: str) -> str:
 
 
 def staging_dir(final: str) -> str:
+    """A new, empty staging directory beside ``final``, made here and marked as ours."""
     parent, name = os.path.split(os.path.abspath(final))
-    return os.path.join(parent, f".{name}.pto-build-{os.getpid()}")
+    return _new_marked_dir(parent, f".{name}.pto-build-")
 
 
 def language_staging_dir(staging: str, locale: str) -> str:
-    return f"{staging}-{locale}"
+    """A new, empty staging directory for a further language, beside ``staging``, made here and marked as ours."""
+    parent, name = os.path.split(staging)
+    return _new_marked_dir(parent, f"{name}-{locale}-")
 
 
-def fresh_dir(path: str) -> None:
-    """Make ``path`` (a staging directory: a name of this process's) a new, empty directory of our own, so that
-    nothing found at its name (a symlink planted beside a site inside the spec tree) is written through: a
-    symlink is removed (not what it points to), a directory of a stopped build emptied; then ``mkdir``, which
-    fails rather than reuse anything still there."""
-    if os.path.islink(path) or (os.path.lexists(path) and not os.path.isdir(path)):
-        os.unlink(path)
-    else:
-        shutil.rmtree(path, ignore_errors=True)
-    os.mkdir(path, 0o755)
+def _new_marked_dir(parent: str, prefix: str) -> str:
+    path = tempfile.mkdtemp(prefix=prefix, dir=parent)
+    os.chmod(path, 0o755)  # (mkdtemp's 0700: a site is published with ordinary modes)
+    mark(path)
+    return path
+
+
+def mark(path: str, pid: int | None = None) -> None:
+    """Write the sealed marker saying that ``path`` is the staging directory of process ``pid`` (this one)."""
+    from ..store import user_sealer
+    sealer = user_sealer()
+    if sealer is not None:  # (without the user's key nothing is marked, so nothing is ever removed as stale)
+        sealer.save(os.path.join(path, STAGING_MARKER), f"{os.getpid() if pid is None else pid}\n{path}\n".encode())
+
+
+def unmark(path: str) -> None:
+    """Remove our marker before ``path`` becomes (part of) the published site."""
+    try:
+        os.unlink(os.path.join(path, STAGING_MARKER))
+    except FileNotFoundError:
+        pass
+
+
+def _marked_pid(path: str) -> int | None:
+    """The process id in ``path``'s marker when the marker is ours (sealed with the user's key) and names ``path``."""
+    from ..store import user_sealer
+    sealer = user_sealer()
+    payload = sealer.load(os.path.join(path, STAGING_MARKER)) if sealer is not None else None
+    try:
+        pid, named = (payload or b"").decode("utf-8").split("\n")[:2]
+        return int(pid) if named == path else None
+    except ValueError:
+        return None
 
 
 def _alive(pid: int) -> bool:
@@ -51,27 +83,26 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _stale(path: str, pid: int) -> bool:
-    try:
-        owner = os.lstat(path).st_uid
-    except OSError:
-        return False
-    return pid != os.getpid() and owner == os.getuid() and not _alive(pid)
-
-
 def remove_stale(final_site_dir: str) -> list[str]:
-    """Remove the staging directories of killed builds of this site."""
+    """Remove the staging directories of killed builds of this site (see the module's docstring)."""
     removed = []
     parent, name = os.path.split(os.path.abspath(final_site_dir))
-    staged = re.compile(rf"\.{re.escape(name)}\.pto-build-(\d+)(?:-[A-Za-z-]+|\.old)?")
     try:
         names = os.listdir(parent)
     except OSError:
         return removed
     for entry in names:
-        match = staged.fullmatch(entry)
+        if not entry.startswith(f".{name}.pto-build-"):
+            continue
         path = os.path.join(parent, entry)
-        if match and os.path.isdir(path) and not os.path.islink(path) and _stale(path, int(match.group(1))):
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            continue
+        pid = _marked_pid(path)
+        if pid is not None and pid != os.getpid() and not _alive(pid):
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     return removed
@@ -79,11 +110,12 @@ def remove_stale(final_site_dir: str) -> list[str]:
 
 def publish(staging: str, final: str) -> None:
     """Swap the finished site into place: the old one is removed only after the new one is there."""
+    unmark(staging)
     trash = None
     if os.path.lexists(final):
-        trash = f"{staging}.old"
-        shutil.rmtree(trash, ignore_errors=True)
-        os.replace(final, trash)
+        trash = tempfile.mkdtemp(prefix=f"{os.path.basename(staging)}.old-", dir=os.path.dirname(staging))
+        os.replace(final, trash)  # (onto the empty directory just made: a rename over an empty directory)
+        mark(trash)
     os.replace(staging, final)
     if trash:
         shutil.rmtree(trash, ignore_errors=True)

@@ -23,34 +23,83 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-FORMAT = 2
+from ..sources.tree import MAX_FILE_BYTES
+
+FORMAT = 3
 LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pygments", "jinja2", "markupsafe",
              "jsonschema", "jieba", "pyyaml")
 
 
 def _hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: frozenset[str] = frozenset()) -> None:
+    """Hash every entry under ``root`` without following a link or blocking: a regular file by its content (at
+    most the loader's size limit, read through a non-blocking, no-follow descriptor), a symbolic link by its
+    target text (never by what it points to: a link to /dev/zero or out of the root is only a string here), any
+    other entry (a FIFO, a socket, a device: never opened) by its kind alone (the loader reports one in a parsed
+    area). Names are hashed as the bytes the file system holds (a name that is not UTF-8 is no error here).
+    The entries' types come from the directory listing (``scandir``), so a plain file costs one open."""
     digest.update(f"\0dir\0{label}\0".encode())
-    if not root.is_dir():
+    if root.is_dir() and not root.is_symlink():
+        _hash_tree(digest, str(root), len(str(root)) + 1, keep, skip)
+
+
+def _hash_tree(digest, directory: str, cut: int, keep: dict | None, skip: frozenset[str]) -> None:
+    try:
+        with os.scandir(directory) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError:
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git") and d != "__pycache__"
-                             and os.path.join(dirpath, d) not in skip)
-        for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
-            try:
-                with open(full, "rb") as fh:
-                    data = fh.read()
-                content = hashlib.sha256(data).hexdigest()
-                if keep is not None:
-                    keep[full] = (data, content)
-            except OSError:
-                content = "unreadable"
-            digest.update(f"{os.path.relpath(full, root)}\0{content}\n".encode())
+    subdirs = []
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith(".git") and entry.name != "__pycache__" and entry.path not in skip:
+                    subdirs.append(entry.path)
+                continue
+            if entry.is_symlink():
+                content = "link:" + hashlib.sha256(os.fsencode(os.readlink(entry.path))).hexdigest()
+            elif entry.is_file(follow_symlinks=False):
+                content = _file_digest(entry.path, keep)
+            else:
+                content = f"special:{stat.S_IFMT(entry.stat(follow_symlinks=False).st_mode):o}"
+        except OSError:
+            content = "unreadable"
+        digest.update(os.fsencode(entry.path[cut:]) + b"\0" + content.encode() + b"\n")
+    for path in subdirs:
+        _hash_tree(digest, path, cut, keep, skip)
+
+
+def _file_digest(full: str, keep: dict | None) -> str:
+    try:
+        fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return "unreadable"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # (replaced since it was listed)
+            return f"special:{stat.S_IFMT(info.st_mode):o}"
+        if info.st_size > MAX_FILE_BYTES:
+            return f"too-large:{info.st_size}:{info.st_mtime_ns}"
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            # (sized by fstat: read(n) allocates n bytes up front; a file that grew meanwhile is read on, capped)
+            data = fh.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += fh.read(MAX_FILE_BYTES + 1 - len(data))
+    except OSError:
+        return "unreadable"
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        return f"too-large:{len(data)}"
+    content = hashlib.sha256(data).hexdigest()
+    if keep is not None:
+        keep[full] = (data, content)
+    return content
 
 
 def _versions() -> dict[str, str]:

@@ -1,10 +1,12 @@
 """A checkout's identity (commit, dirty flag, exact tag) without running anything the checkout configures.
 
 The commit and the tags are read in pure Python from ``.git`` (HEAD, loose refs, ``packed-refs``, loose
-annotated tag objects). Only the dirty flag needs ``git status``, and git runs only when the repository's own
-config holds nothing but keys known not to execute anything (:data:`SAFE_KEYS`: no filter drivers, no fsmonitor,
-no pager, no includes), with system and global config off, hooks, fsmonitor and pagers disabled and no optional
-locks; otherwise the flag is unknown (None).
+annotated tag objects). The dirty flag compares the work tree with the index in Python (:mod:`.gitindex`), and
+the index with HEAD by ``git diff-index --cached`` (object database only, never a work tree file: no filter or
+submodule runs), which runs only when the repository's own config holds nothing but keys known not to execute
+anything (:data:`SAFE_KEYS`: no filter drivers, no fsmonitor, no pager, no includes), with system and global
+config off, hooks, fsmonitor and pagers disabled, no transport and no optional locks; otherwise the flag is
+unknown (None). A ``.git`` leading to another repository is not read (:func:`git_dir`).
 """
 
 from __future__ import annotations
@@ -31,23 +33,56 @@ SAFE_KEYS = frozenset({
 })
 NEUTRAL = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat",
            "-c", "core.untrackedCache=false", "-c", "diff.external=", "-c", "core.attributesFile=/dev/null",
-           "--no-pager", "--no-optional-locks")
+           "-c", "submodule.recurse=false", "-c", "protocol.allow=never", "--no-pager", "--no-optional-locks")
+
+
+def _inside(path: Path, root: Path) -> bool:
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def git_dir(root: Path) -> Path | None:
+    """The git directory of the checkout whose top level is ``root``, or None.
+
+    ``root/.git`` is used when it is a directory inside the root (a symbolic link to one outside is not), or a
+    regular file ``gitdir: X`` where X lies inside the root, or where X lies outside it and is a linked work
+    tree's git directory of this very root: ``<common>/worktrees/<name>`` whose own ``gitdir`` file names
+    ``root/.git`` (git's two-way link, which a tree cannot write outside itself). Its common directory
+    (``commondir``) must likewise lie inside the root or be that ``<common>``. Anything else (a link or a
+    gitdir file into another repository) gives no identity: a tree cannot borrow another checkout's commit,
+    tag or clean state."""
     dot = root / ".git"
     try:
-        if dot.is_dir():
-            return dot
-        if dot.is_file():
+        if dot.is_symlink():
+            target = dot if _inside(dot, root) and dot.is_dir() else None
+        elif dot.is_dir():
+            target = dot
+        elif dot.is_file():
             text = (_read(dot) or "").strip()
-            if text.startswith("gitdir:"):
-                target = Path(text[len("gitdir:"):].strip())
-                target = target if target.is_absolute() else (root / target)
-                return target if target.is_dir() else None
+            if not text.startswith("gitdir:"):
+                return None
+            target = Path(text[len("gitdir:"):].strip())
+            target = target if target.is_absolute() else (root / target)
+            if not target.is_dir() or not (_inside(target, root) or _links_back(target, dot)):
+                return None
+        else:
+            return None
+        if target is None:
+            return None
+        common = _common_dir(target)
+        if not (_inside(common, root) or os.path.realpath(common) == os.path.realpath(target.parent.parent)):
+            return None
+        return target
     except OSError:
         return None
-    return None
+
+
+def _links_back(target: Path, dot: Path) -> bool:
+    """Whether ``target`` is ``<common>/worktrees/<name>`` of a linked work tree whose ``.git`` file is ``dot``."""
+    if Path(os.path.realpath(target)).parent.name != "worktrees":
+        return False
+    back = (_read(target / "gitdir") or "").strip()
+    return bool(back) and Path(back).is_absolute() and os.path.realpath(back) == os.path.realpath(dot)
 
 
 def _common_dir(gdir: Path) -> Path:
@@ -196,16 +231,30 @@ def only_plain_files(gdir: Path) -> bool:
 
 
 def worktree_dirty(root: Path) -> bool | None:
+    """Whether the checkout differs from its HEAD commit (tracked files only, submodules not looked into), or None
+    when that cannot be known without running something the checkout configures.
+
+    The work tree is compared with the index in Python (:mod:`.gitindex`: nothing git would run on the work tree,
+    a clean filter of the repository or of a submodule included, can run). Only the index is compared with HEAD by
+    git, ``git diff-index --cached``, which reads the object database and never a work tree file, so no filter,
+    textconv, fsmonitor or hook is involved; and even that only when the repository's config holds nothing but
+    :data:`SAFE_KEYS`, with system and global config off, no submodule recursion and no transport allowed."""
     gdir = git_dir(root)
     if gdir is None or not config_is_safe(gdir) or not only_plain_files(gdir):
         return None
+    from .gitindex import index_differs
+    sha256 = re.search(r"objectformat\s*=\s*sha256", (_read(_common_dir(gdir) / "config") or "").lower()) is not None
+    worktree = index_differs(root, gdir, sha256)
+    if worktree is None or worktree:
+        return worktree
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
                 "GIT_PAGER": "cat", "PAGER": "cat", "GIT_OPTIONAL_LOCKS": "0", "GIT_DIR": str(gdir),
                 "GIT_WORK_TREE": str(root)})
     try:
-        done = subprocess.run(["git", *NEUTRAL, "status", "--porcelain", "--untracked-files=no"], cwd=root, env=env,
-                              capture_output=True, text=True, timeout=20, check=False, stdin=subprocess.DEVNULL)
+        done = subprocess.run(["git", *NEUTRAL, "diff-index", "--cached", "--quiet", "--no-ext-diff", "--no-textconv",
+                               "--ignore-submodules=all", "HEAD", "--"], cwd=root, env=env, capture_output=True,
+                              timeout=20, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
-    return bool(done.stdout.strip()) if done.returncode == 0 else None
+    return {0: False, 1: True}.get(done.returncode)

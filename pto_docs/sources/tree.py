@@ -133,6 +133,10 @@ class SpecTree:
             dirnames.sort()
             # the relative directory by string slicing: os.walk's paths all start with the (resolved) root
             rel_dir = dirpath[len(root):].strip(os.sep).replace(os.sep, "/")
+            # a name that is not UTF-8 (git stores any bytes) is reported and not read: every path pto-docs keeps
+            # is text that any output (a report, a page, JSON) can carry
+            dirnames[:] = [name for name in dirnames if self._name_is_text(rel_dir, name)]
+            filenames = [name for name in filenames if self._name_is_text(rel_dir, name)]
             if recursive:
                 # a directory link below an area is not walked (os.walk does not follow it); one that leaves the
                 # root or loops is reported, one that stays inside is skipped silently (its target is read where
@@ -149,6 +153,18 @@ class SpecTree:
             if not recursive:
                 dirnames.clear()
         return found
+
+    def _name_is_text(self, rel_dir: str, name: str) -> bool:
+        """Whether ``name`` (as os.walk gives it: undecodable bytes as surrogates) is valid UTF-8; if not, a
+        PATH-ENCODING error under the name with every byte but printable ASCII shown as ``%XX``."""
+        try:
+            name.encode("utf-8")
+            return True
+        except UnicodeEncodeError:
+            raw = os.fsencode(f"{rel_dir}/{name}" if rel_dir else name)
+            shown = "".join(chr(b) if 0x20 < b < 0x7F and b != 0x25 else f"%{b:02X}" for b in raw)
+            self.diagnostics.append(error(shown, 0, 0, "PATH-ENCODING", "file name is not valid UTF-8; not read"))
+            return False
 
     def _rel(self, full: Path) -> str:
         return full.relative_to(self.root).as_posix()
