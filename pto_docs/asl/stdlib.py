@@ -9,6 +9,7 @@ import math
 from fractions import Fraction
 
 from .errors import AslError
+from .limits import check_width
 from .values import BV
 
 
@@ -17,17 +18,21 @@ def _width(params, args, index):
 
 
 def zeros(params, args):
-    return BV(0, _width(params, args, 0))
+    n = _width(params, args, 0)
+    check_width(n)
+    return BV(0, n)
 
 
 def ones(params, args):
     n = _width(params, args, 0)
+    check_width(n)
     return BV((1 << n) - 1, n)
 
 
 def zero_extend(params, args):
     x = args[0]
     n = params[0] if params else args[1]
+    check_width(n)
     if n < x.width:
         raise AslError(f"ZeroExtend to {n} bits of a {x.width}-bit value")
     return BV(x.val, n)
@@ -36,6 +41,7 @@ def zero_extend(params, args):
 def sign_extend(params, args):
     x = args[0]
     n = params[0] if params else args[1]
+    check_width(n)
     if n < x.width:
         raise AslError(f"SignExtend to {n} bits of a {x.width}-bit value")
     v = x.val
@@ -72,6 +78,8 @@ def _shift_check(name, shift):
 def lsl(params, args):
     x, s = args
     _shift_check("LSL", s)
+    if s >= x.width:
+        return BV(0, x.width)
     return BV((x.val << s) & ((1 << x.width) - 1), x.width)
 
 
@@ -164,6 +172,7 @@ def align(params, args):
 def replicate(params, args):
     x = args[0]
     n = args[1] if len(args) > 1 else params[0] // x.width
+    check_width(n * x.width if x.width else n)
     v = 0
     for _ in range(n):
         v = (v << x.width) | x.val
