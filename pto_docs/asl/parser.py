@@ -39,7 +39,7 @@ class Parser:
         self.toks = tokenize(text, path)
         self.kinds = [t[0] for t in self.toks]
         self.i = 0
-        self.depth = 0  # expressions and statements being parsed, one inside the other (MAX_NESTING)
+        self.depth = self.stmt_depth = 0  # expressions, statements being parsed one inside the other (MAX_NESTING)
         self._lines: LineMap | None = None
 
     # -- helpers -------------------------------------------------------------------------------
@@ -296,11 +296,11 @@ class Parser:
         self.expect(";")
 
     def stmt(self):
-        self.depth += 1
-        if self.depth > MAX_NESTING:
+        self.stmt_depth += 1
+        if self.stmt_depth > MAX_NESTING:
             self.error(f"statements nested more than {MAX_NESTING} deep")
         s = parse_stmt(self)
-        self.depth -= 1
+        self.stmt_depth -= 1
         return s
 
     def nested_too_deep(self):

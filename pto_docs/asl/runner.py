@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from .errors import AslCompileError, AslError, AslThrow
+from .errors import AslCompileError, AslError, AslThrow, internal_error, located
 from .lexer import AslSyntaxError
 from .parser import parse
 from .profiles import bind_profile
@@ -71,11 +71,15 @@ def run_sources(sources: list[tuple[str, str]], output=None, profile: str = "pto
     except AslSyntaxError as exc:
         return 1, str(exc)
     except (AslError, AslCompileError) as exc:
-        return 1, f"ASL error: {exc}"
+        return 1, f"ASL error: {located(exc)}"
     except AslThrow as exc:
         return 1, f"ASL error: {exc}"
     except RecursionError:
         return 1, "ASL error: recursion too deep"
+    except MemoryError:
+        return 1, "ASL error: out of memory"
+    except Exception as exc:  # noqa: BLE001 - the last-resort net: located, not a traceback
+        return 1, f"ASL error: {internal_error(exc)}"
 
 
 def main(argv=None) -> int:
