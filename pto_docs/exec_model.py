@@ -17,7 +17,9 @@ memory, tiles, bundle state); the instruction is then executed once while a prob
 state before it and every change it makes. A word is decoded by pto-docs' own encoding model (its form, fields
 and surface choose ``ExecuteScalarInstruction`` or ``ExecuteCommandInstruction``); ``{"call": "TTRANS",
 "arguments": ["3", "1"]}`` calls a subprogram with ASL argument expressions. The case is data for the
-interpreter: it runs nothing on the host, within the interpreter's loop budget.
+interpreter: it runs nothing on the host, within the interpreter's limits (steps, CPU time, sizes: asl/limits.py);
+its setup lines and read expressions are statements and expressions only (one that ends the subprogram it runs
+in, to declare subprograms of its own, is refused).
 """
 
 from __future__ import annotations
