@@ -230,8 +230,15 @@ def default_cache_dir() -> Path:
 
 
 def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | None) -> list[dict] | None:
-    """Each target on each signed type its ASL accepts: ``{"mnemonic", "data_type", "values", "asl", "prose"}``;
-    None when the model cannot be linked (that is the AVS command's to report)."""
+    """Each target on each signed type its ASL accepts: ``{"mnemonic", "data_type", "values", "asl", "prose"}``,
+    or ``{"mnemonic", "limit"}`` for a witness over a limit of the interpreter; None when the model cannot be
+    linked (that is the AVS command's to report). The process may add the AVS workers' memory while it runs them."""
+    from .asl.harness import memory_capped
+    with memory_capped():
+        return _witnesses(catalog, targets, asl_cache)
+
+
+def _witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | None) -> list[dict] | None:
     from .avs import generated_decoders, model_units, needs_decoders
     from .executor_asl import AslBridge
     try:

@@ -231,8 +231,12 @@ def memory_capped():
     above a lower limit it already has): a model whose global initialisers build a huge value, or a point run
     in this process (``jobs=1``), ends as a MemoryError, not as the machine's out-of-memory killer."""
     import resource
+    in_use = address_space_in_use()
+    if not in_use:  # not known here (no /proc): no cap rather than one below what the process holds
+        yield
+        return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = address_space_in_use() + WORKER_MEMORY
+    limit = in_use + WORKER_MEMORY
     for other in (soft, hard):
         if other != resource.RLIM_INFINITY:
             limit = min(limit, other)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .errors import AslError
+from .errors import AslError, AslLimitError
 from .limits import MAX_BITS, check_int_bits, check_width
 from .values import BV, format_value
 
@@ -128,6 +128,8 @@ def bxor(a, b):
 
 def concat(a, b):
     if type(a) is str:
+        if len(a) + len(b) > MAX_BITS:
+            raise AslLimitError(f"a string of {len(a) + len(b):,} characters is beyond the limit of {MAX_BITS:,}")
         return a + b
     w = a.width + b.width
     if w > 65536:

@@ -173,10 +173,11 @@ def replicate(params, args):
     x = args[0]
     n = args[1] if len(args) > 1 else params[0] // x.width
     check_width(n * x.width if x.width else n)
-    v = 0
-    for _ in range(n):
-        v = (v << x.width) | x.val
-    return BV(v, x.width * n)
+    w = x.width
+    if w == 0 or n <= 0:
+        return BV(0, w * max(n, 0))
+    # x repeated n times: x * (1 + 2^w + 2^2w + ...), in time linear in the result (a loop of shifts is quadratic)
+    return BV(x.val * (((1 << (w * n)) - 1) // ((1 << w) - 1)), w * n)
 
 
 def bit_count(params, args):

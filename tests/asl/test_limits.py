@@ -85,6 +85,19 @@ def test_a_number_squared_in_a_loop_stops_at_the_integer_bound(tmp_path):
     assert code == 1 and "the result of * would have about" in err and f"{MAX_BITS:,} bits" in err, err
 
 
+def test_a_string_doubled_in_a_loop_stops_at_the_bound(tmp_path):
+    code, out, err = run_file(tmp_path, main_of('    var s : string = "ab";\n    for i = 1 to 40 do s = s ++ s; end;'),
+                              timeout=60)
+    assert code == 1 and "a string of 33,554,432 characters is beyond the limit of 16,777,216" in err, err
+
+
+def test_a_replicate_as_wide_as_the_bound_is_built_in_linear_time(tmp_path):
+    # a loop of shifts took time quadratic in the width: hours for 2^24 bits
+    code, out, err = run_file(tmp_path, main_of("    let r = Replicate('01', 2^23);\n    println(BitCount(r));\n"
+                                                "    println(r[3:0]);"), timeout=60)
+    assert (code, out, err) == (0, "8388608\n0x5\n", "")
+
+
 def test_a_global_initialiser_over_a_bound_names_the_global():
     status, _, message = run_text("constant PROBE_BIG = Ones{2^34};\n" + main_of(""))
     assert status == 1 and "in the initialiser of global PROBE_BIG: a bitvector of 17179869184 bits" in message
