@@ -258,7 +258,7 @@ def failure_text(exc: BaseException) -> str:
     if isinstance(exc, (AslError, AslCompileError, AslThrow)):
         return f"{type(exc).__name__}: {located(exc)}"
     if isinstance(exc, RecursionError):
-        return "RecursionError: ASL call chain too deep"
+        return "RecursionError: ASL call chain, or an expression's chain of operators, too deep"
     if isinstance(exc, MemoryError):
         return f"MemoryError: needs more memory than the limit (WORKER_MEMORY, {WORKER_MEMORY >> 30} GiB more)"
     return f"AslError: {internal_error(exc)}"

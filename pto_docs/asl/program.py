@@ -351,10 +351,21 @@ class Program:
         for n in names:
             if n in mutated:
                 gen.emit(1, f"l_{n} = _cp(l_{n})")
-        gen.block(body, 1)
-        source = "\n".join(gen.lines) + "\n"
+        try:
+            gen.block(body, 1)
+            source = "\n".join(gen.lines) + "\n"
+            code = compile(source, f"<asl {loc} {name}>", "exec")
+        except AslCompileError as exc:
+            if has_position(str(exc)):
+                raise
+            raise AslCompileError(f"{loc}: in {name}: {exc}") from None
+        except (RecursionError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the last-resort net (Python's compiler refuses 200 parentheses)
+            raise AslCompileError(f"{loc}: in {name}: the subprogram cannot be compiled (an expression with too many "
+                                  f"operators?): {type(exc).__name__}: {exc}") from None
         scope: dict = {}
-        exec(compile(source, f"<asl {loc} {name}>", "exec"), self.ns, scope)
+        exec(code, self.ns, scope)
         return scope[fn.pyname]
 
     def call_code(self, gen, name, params, args) -> str:

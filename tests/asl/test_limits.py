@@ -141,6 +141,14 @@ def test_an_interpreter_failure_is_a_located_asl_error_not_a_traceback():
     assert message.startswith("ASL error: p.asl:1:1: in F: internal error: TypeError: unsupported operand"), message
 
 
+def test_a_subprogram_python_cannot_compile_is_a_located_compile_error():
+    chain = " + ".join(["n"] * 400)  # the generated Python nests a parenthesis per operator: over Python's 200
+    status, _, message = run_text(f"func F(n: integer) => integer\nbegin\n    return {chain};\nend;\n"
+                                  + main_of("    let y = F(1);"))
+    assert status == 1
+    assert message.startswith("ASL error: p.asl:1:1: in F: the subprogram cannot be compiled"), message
+
+
 HOSTILE = st.one_of(
     st.builds(lambda n: f"Ones{{{n}}}", st.integers(0, 2**70)),
     st.builds(lambda n: f"Zeros{{{n}}}", st.integers(0, 2**70)),
