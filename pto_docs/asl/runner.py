@@ -11,7 +11,7 @@ import threading
 from .errors import AslCompileError, AslError, AslThrow, internal_error, located
 from .lexer import AslSyntaxError
 from .parser import parse
-from .profiles import bind_profile
+from .profiles import PROFILES, bind_profile
 from .program import Program
 
 STACK_BYTES = 512 * 1024 * 1024
@@ -55,6 +55,8 @@ def run_main(program: Program) -> int:
 def run_sources(sources: list[tuple[str, str]], output=None, profile: str = "pto-v0") -> tuple[int, str]:
     """Parse, link and run; returns (exit status, error message or '')."""
     out = output if output is not None else sys.stdout
+    if profile not in PROFILES:  # the caller's mistake, not the ASL's: raised as before
+        bind_profile(None, profile)
     try:
         decls = []
         for path, text in sources:
