@@ -302,7 +302,7 @@ class Program:
         until the budget is renewed)."""
         if self._steps_left <= 0:
             raise AslLimitError(f"{loc}: step budget exhausted: more than {self.step_budget:,} loop iterations and "
-                           "calls (a loop or a recursion that does not end?)")
+                                "calls (a loop or a recursion that does not end?)")
         if time.process_time() > self._deadline:
             raise AslLimitError(f"{loc}: time limit exhausted: the run took more than {self.time_limit:g} s of CPU time")
         grant = min(STEP_CHUNK, self._steps_left)
