@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,3 +139,23 @@ def examples_code_digest() -> str:
     return code_digest(sorted((here / "asl").glob("*.py"))
                        + [here / name for name in ("avs.py", "avs_decoders.py", "avs_examples.py")]
                        + [here / "trace" / "avs_status.py"])
+
+
+LINK_FAILURE = "the model cannot be linked: "
+_POSITION = re.compile(r"(?:[A-Za-z]+: )?([^\s:][^:]*):(\d+):(\d+): (?:error\[[A-Z-]+\]: )?(.*)", re.DOTALL)
+
+
+def model_link_diagnostics(doc: dict | None) -> list:
+    """One error when the AVS run could not link the tree's ASL model (``asl.harness``: every point is an error
+    saying why: a syntax error, a global initialiser over a limit of the interpreter), at the position it names."""
+    from .diagnostics import error
+    for test in (doc or {}).get("tests", ()):
+        message = str(test.get("message", ""))
+        if test.get("status") == "error" and message.startswith(LINK_FAILURE):
+            why = message[len(LINK_FAILURE):]
+            m = _POSITION.match(why)
+            path, line, col, text = (m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)) if m else \
+                (str(test.get("path", ".")), 1, 1, why)
+            return [error(path, line, col, "AVS-ERROR", f"the ASL model cannot be linked, so no AVS test point runs: "
+                                                        f"{text}")]
+    return []

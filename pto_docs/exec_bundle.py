@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .asl.errors import AslCompileError, AslError
+from .asl.errors import AslCompileError, AslError, AslLimitError, internal_error, located
 from .asl.probe import Step, after_json, step_json
 from .asl.values import BV
 
@@ -94,12 +94,20 @@ def run(runner, case: Mapping, prepared: list[dict]) -> dict[str, Any]:
             from .exec_model import CaseProblem
             raise CaseProblem(f"{_where(row['position'], len(prepared), row['asm_text'])}cannot run: {exc}",
                               "/instruction/asm") from None
+        except AslLimitError as exc:
+            from .exec_model import CaseProblem
+            raise CaseProblem(f"{_where(row['position'], len(prepared), row['asm_text'])}is over a limit: "
+                              f"{located(exc)}", "/instruction/asm") from None
         except (AslError, RecursionError) as exc:
-            status, message = "exception", f"instruction {row['position']}: {type(exc).__name__}: {exc}"
+            status, message = "exception", f"instruction {row['position']}: {type(exc).__name__}: {located(exc)}"
             fault_at = row["position"]
         except MemoryError:
             from .exec_model import CaseProblem
             raise CaseProblem("the bundle needs more memory than this process can have", "/instruction") from None
+        except Exception as exc:  # noqa: BLE001 - the last-resort net: located, not a traceback
+            from .exec_model import CaseProblem
+            raise CaseProblem(f"{_where(row['position'], len(prepared), row['asm_text'])}cannot run: "
+                              f"{internal_error(exc)}", "/instruction/asm") from None
         step = step_json(probe.steps[-1]) if len(probe.steps) > count else None
         fault = runner.global_text("_LastFault")
         row.update(executed=True, result=step["result"] if step else None,

@@ -17,7 +17,9 @@ memory, tiles, bundle state); the instruction is then executed once while a prob
 state before it and every change it makes. A word is decoded by pto-docs' own encoding model (its form, fields
 and surface choose ``ExecuteScalarInstruction`` or ``ExecuteCommandInstruction``); ``{"call": "TTRANS",
 "arguments": ["3", "1"]}`` calls a subprogram with ASL argument expressions. The case is data for the
-interpreter: it runs nothing on the host, within the interpreter's loop budget.
+interpreter: it runs nothing on the host, within the interpreter's limits (steps, CPU time, sizes: asl/limits.py);
+its setup lines and read expressions are statements and expressions only (one that ends the subprogram it runs
+in, to declare subprograms of its own, is refused).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .asl.errors import AslCompileError, AslError
+from .asl.errors import AslCompileError, AslError, AslLimitError, internal_error, located
 from .asl.harness import Session
 from .asl.lexer import AslSyntaxError
 from .asl.model import load_model
@@ -166,10 +168,14 @@ class ModelRunner:
             program.call("__pto_docs_instruction")
         except AslCompileError as exc:
             raise CaseProblem(f"the instruction cannot run: {exc}", "/instruction") from None
+        except AslLimitError as exc:
+            raise CaseProblem(f"the instruction is over a limit: {located(exc)}", "/instruction") from None
         except (AslError, RecursionError) as exc:
-            status, message = "exception", f"{type(exc).__name__}: {exc}"
+            status, message = "exception", f"{type(exc).__name__}: {located(exc)}"
         except MemoryError:
             raise CaseProblem("the instruction needs more memory than this process can have", "/instruction") from None
+        except Exception as exc:  # noqa: BLE001 - the last-resort net: located, not a traceback
+            raise CaseProblem(f"the instruction cannot run: {internal_error(exc)}", "/instruction") from None
         steps = [step_json(s) for s in probe.steps]
         values = self.read(case) if status == "ok" else {}
         step = steps[0] if steps else None
@@ -207,6 +213,12 @@ class ModelRunner:
             decls = parse(text, "<case>")
         except AslSyntaxError as exc:
             raise CaseProblem(f"the setup is not ASL: {exc}", "/setup") from None
+        made = [d[2] if d[0] == "func" else d[0] for d in decls]
+        wanted = ["__pto_docs_setup", "__pto_docs_instruction", "__pto_docs_read"] if calls else \
+            ["__pto_docs_setup", "__pto_docs_read"]
+        if made != wanted:  # a setup line or a read expression that closes its subprogram and declares its own
+            raise CaseProblem("the setup and the read expressions must be ASL statements and expressions only; "
+                              "they may not end the subprogram they are run in or declare anything", "/setup")
         session.added_names = {d[2] for d in decls if d[0] == "func"}
         if session.added_names & {f for f in session.base_functions}:
             raise CaseProblem("the setup declares a subprogram of the model", "/setup")
@@ -243,9 +255,11 @@ class ModelRunner:
         try:
             self.program.call(name)
         except (AslError, AslCompileError, RecursionError) as exc:
-            raise CaseProblem(f"{what} failed: {type(exc).__name__}: {exc}", pointer) from None
+            raise CaseProblem(f"{what} failed: {type(exc).__name__}: {located(exc)}", pointer) from None
         except MemoryError:
             raise CaseProblem(f"{what} needs more memory than this process can have", pointer) from None
+        except Exception as exc:  # noqa: BLE001 - the last-resort net: located, not a traceback
+            raise CaseProblem(f"{what} failed: {internal_error(exc)}", pointer) from None
 
     def global_text(self, name: str) -> str | None:
         from .asl.probe import short_text

@@ -31,11 +31,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .asl.errors import AslLimitError, located
 from .asl_names import Names, closure, names
 from .diagnostics import Diagnostic, warning
 from .model import Catalog, Unit
 
-FORMAT = 1
+FORMAT = 2  # 2: a witness over a limit of the interpreter is a verdict {"mnemonic", "limit"}
 SIGNED = ("S8", "S16", "S32", "S64")
 BITS = {"S8": 8, "S16": 16, "S32": 32, "S64": 64}
 INDEX_TYPE = "S32"
@@ -228,8 +229,15 @@ def default_cache_dir() -> Path:
 
 
 def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | None) -> list[dict] | None:
-    """Each target on each signed type its ASL accepts: ``{"mnemonic", "data_type", "values", "asl", "prose"}``;
-    None when the model cannot be linked (that is the AVS command's to report)."""
+    """Each target on each signed type its ASL accepts: ``{"mnemonic", "data_type", "values", "asl", "prose"}``,
+    or ``{"mnemonic", "limit"}`` for a witness over a limit of the interpreter; None when the model cannot be
+    linked (that is the AVS command's to report). The process may add the AVS workers' memory while it runs them."""
+    from .asl.harness import memory_capped
+    with memory_capped():
+        return _witnesses(catalog, targets, asl_cache)
+
+
+def _witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | None) -> list[dict] | None:
     from .avs import generated_decoders, model_units, needs_decoders
     from .executor_asl import AslBridge
     try:
@@ -239,6 +247,8 @@ def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | No
             found = _decoders(catalog)
             generated = found[2] if found is not None else generated_decoders(catalog)
         bridge = AslBridge([u for u in model_units(catalog) if u.path in reached], generated, asl_cache)
+    except AslLimitError as exc:  # the model's global initialisers are over a limit: said at every target
+        return [{"mnemonic": t.mnemonic, "limit": f"the model cannot be linked: {located(exc)}"} for t in targets]
     except Exception:  # noqa: BLE001 - an unlinkable model (or its decoders) gives no witness, never a traceback
         return None
     out = []
@@ -246,6 +256,9 @@ def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | No
         for data_type in SIGNED:
             try:
                 result = bridge.run(witness_case(target, data_type))
+            except AslLimitError as exc:  # said once per target (the other types would run as long)
+                out.append({"mnemonic": target.mnemonic, "data_type": data_type, "limit": located(exc)})
+                break
             except Exception:  # noqa: BLE001 - a case the model cannot run is no witness either way
                 continue
             if result["status"] != "ok":  # the ASL does not accept the type (Fault_TileLegality)
@@ -411,6 +424,26 @@ def semantics_findings(catalog: Catalog, cache_dir: Path | str | None = "default
 def semantics_prose_diagnostics(catalog: Catalog, cache_dir: Path | str | None = "default",
                                 findings: tuple | None = None) -> list[Diagnostic]:
     """The findings as warnings; ``findings`` (already made for this catalog) saves running the model."""
-    if findings is None:
+    limits = []
+    if findings is None:  # (findings made elsewhere, by a build's helper process: its verdicts are not run here)
         findings = semantics_findings(catalog, cache_dir)
-    return [warning(f.path, f.line, 1, "SEMANTICS-PROSE", f.message) for f in findings]
+        limits = witness_limit_diagnostics(catalog, cache_dir)
+    return [warning(f.path, f.line, 1, "SEMANTICS-PROSE", f.message) for f in findings] + limits
+
+
+def witness_limit_diagnostics(catalog: Catalog, cache_dir: Path | str | None = "default") -> list[Diagnostic]:
+    """A witness that ran over a limit of the interpreter (steps, time, the size of a value): no verdict, and a
+    warning at the instruction's record saying why (the run ended with an error, it did not hang)."""
+    limited = [v for v in verdicts(catalog, cache_dir) if "limit" in v]
+    if not limited:
+        return []
+    targets = {t.mnemonic: t for t in reduction_targets(catalog)}
+    out = []
+    for v in limited:
+        t = targets.get(v.get("mnemonic"))
+        if t is not None:
+            on = f" on {v['data_type']}" if v.get("data_type") else ""
+            out.append(warning(t.unit.path, t.unit.line, 1, "SEMANTICS-PROSE",
+                               f"{t.mnemonic}: the witness{on} could not run on the ASL model, which is over a limit "
+                               f"of the interpreter: {v['limit']}"))
+    return out

@@ -11,13 +11,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import AslCompileError
+from .limits import MAX_BITS
 from .operators import BINARY, UNARY
 from .stdlib import PRIMITIVES
 from .values import BV
 
-NATIVE_BINARY = {"+": "+", "-": "-", "*": "*", "AND": "&", "OR": "|", "XOR": "^", "EOR": "^",
+NATIVE_BINARY = {"+": "+", "-": "-", "AND": "&", "OR": "|", "XOR": "^", "EOR": "^",
                  "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
-HELPER_BINARY = {"DIV": "_div", "DIVRM": "_divrm", "MOD": "_mod", "/": "_rdiv", "RDIV": "_rdiv",
+HELPER_BINARY = {"*": "_mul", "DIV": "_div", "DIVRM": "_divrm", "MOD": "_mod", "/": "_rdiv", "RDIV": "_rdiv",
                  "::": "_cat", "++": "_cat", "^": "_pow", "<<": "_shl", ">>": "_shr", "<=>": "_eq"}
 _NO = object()
 PATH_TAGS = ("var", "field", "aget")
@@ -44,7 +45,7 @@ class CodeGen:
         t = type(v)
         if t is bool or v is None:
             return repr(v)
-        if t is int:
+        if t is int and v.bit_length() < 4096:  # (a longer one is past Python's int-to-text limit: a K entry)
             return repr(v) if v >= 0 else f"({v!r})"
         if t is str:
             return repr(v)
@@ -264,9 +265,9 @@ class CodeGen:
             return "''"
         if tag == "bits":
             w = self.value(ty[1])
-            if w is not _NO:
+            if w is not _NO and type(w) is int and 0 <= w <= MAX_BITS:
                 return self.const(BV(0, w))
-            return f"BV(0, {self.expr(ty[1])})"
+            return f"_bv0({self.expr(ty[1])})"
         if tag == "enum":
             return repr(ty[1][0])
         if tag in ("record", "exception"):

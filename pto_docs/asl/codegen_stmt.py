@@ -89,11 +89,13 @@ class StmtGen(CodeGen):
         else:
             self.emit(d, f"raise AslUnreachable({s[5]!r})")
 
-    def _budget(self, d, loc: str, steps: str = "1"):
-        """Charge ``steps`` loop iterations to the run's step budget (Program.steps, ``_B``)."""
-        self.emit(d, f"_B[0] -= {steps}")
+    def _budget(self, d, loc: str):
+        """Charge one step (a loop iteration, a call) to the run's budget: ``_B[0]`` counts down the steps
+        granted so far; below zero ``_tick`` (Program.tick) grants more, or raises when the run is over its
+        step budget or its time limit."""
+        self.emit(d, "_B[0] -= 1")
         self.emit(d, "if _B[0] < 0:")
-        self.emit(d + 1, f"raise AslError({loc + ': step budget exhausted (a loop that does not end?)'!r})")
+        self.emit(d + 1, f"_tick({loc!r})")
 
     def _limit_check(self, limit, count: str, loc: str, d):
         if limit is not None:
@@ -106,8 +108,8 @@ class StmtGen(CodeGen):
         a, b = self.expr(start), self.expr(stop)
         self.emit(d, f"{rng} = range({a}, {b} + 1)" if up else f"{rng} = range({a}, {b} - 1, -1)")
         self._limit_check(limit, f"len({rng})", loc, d)
-        self._budget(d, loc, f"len({rng})")
         self.emit(d, f"for l_{name} in {rng}:")
+        self._budget(d + 1, loc)
         self.block(body, d + 1)
 
     def s_while(self, s, d):

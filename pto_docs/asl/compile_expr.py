@@ -8,6 +8,7 @@ Globals live in the program's list ``G``; constants whose value is known are fol
 from __future__ import annotations
 
 from .errors import AslCompileError, AslError
+from .limits import check_width
 from .operators import BINARY, UNARY
 from .runtime_helpers import _ag
 from .values import BV, copy_value
@@ -223,11 +224,15 @@ class ExprCompiler:
                 lo, w = rs[0]
                 if w < 0 or lo < 0 or (check and lo + w > width):
                     raise AslError(f"slice [{lo}+:{w}] out of range of a {width}-bit value")
+                if w > 64:
+                    check_width(w)
                 return BV((val >> lo) & ((1 << w) - 1), w)
             out, total = 0, 0
             for lo, w in rs:
                 if w < 0 or lo < 0 or (check and lo + w > width):
                     raise AslError(f"slice [{lo}+:{w}] out of range of a {width}-bit value")
+                if w > 64:
+                    check_width(w)
                 out = (out << w) | ((val >> lo) & ((1 << w) - 1))
                 total += w
             return BV(out, total)

@@ -213,7 +213,7 @@ def state_independent_writes(program, asl, fresh_written: dict[int, list[tuple]]
         for j in mutable:
             G[j] = saved[j]
         program.dirty.clear()
-        program.steps[0] = program.step_budget
+        program.renew_budget()
     if {p for ps in fresh_written.values() for p in ps} != values.keys():
         return None
     if any(_holds_poison(v) for v in values.values()):

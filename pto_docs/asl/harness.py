@@ -15,9 +15,18 @@ import re
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .errors import AslAssertionError, AslCompileError, AslError, AslThrow, AslUnreachable
+from .errors import (
+    AslAssertionError,
+    AslCompileError,
+    AslError,
+    AslThrow,
+    AslUnreachable,
+    internal_error,
+    located,
+)
 from .fresh_reset import remember_fresh_reset
 from .lexer import AslSyntaxError
 from .model import Model, Unit, load_model
@@ -71,13 +80,16 @@ class Session:
     """One linked model in one process, reused test after test."""
 
     def __init__(self, model: Model, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
-                 validation_hint: str | None = None):
+                 validation_hint: str | None = None, time_limit: float | None = None):
         self.model = model
         # why a Validate* entry point the model lacks is missing (said in the error of a test point calling it)
         self.validation_hint = validation_hint
         self.profile = profile
         self.output = io.StringIO()
         self.program = Program(model.decls, self.output)
+        if time_limit is not None:
+            self.program.time_limit = time_limit
+            self.program.renew_budget()
         bind_profile(self.program, profile)
         run_in_big_stack(self.program.initialize)
         remember_fresh_reset(self.program)
@@ -146,13 +158,13 @@ class Session:
         except AslUnreachable as exc:
             status, message = "fail", str(exc)
         except (AslError, AslCompileError, AslSyntaxError, AslThrow) as exc:
-            message = f"{type(exc).__name__}: {exc}"
+            message = f"{type(exc).__name__}: {located(exc)}"
         except RecursionError:
             message = "RecursionError: ASL call chain too deep"
         except MemoryError:
             message = "MemoryError: the test point needs more memory than a worker may use"
-        except Exception as exc:  # noqa: BLE001 - an interpreter bug is recorded, not fatal to the run
-            message = f"internal {type(exc).__name__}: {exc}"
+        except Exception as exc:  # noqa: BLE001 - the last-resort net: an interpreter failure, located
+            message = f"AslError: {internal_error(exc)}"
         out = {"id": point.test_id, "path": point.path, "kind": point.kind, "status": status,
                "message": message, "seconds": round(time.perf_counter() - started, 4)}
         if self.probe is not None:
@@ -213,6 +225,45 @@ def _cap_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
+@contextmanager
+def memory_capped():
+    """This process's address space capped at what it uses now plus WORKER_MEMORY while the block runs (never
+    above a lower limit it already has): a model whose global initialisers build a huge value, or a point run
+    in this process (``jobs=1``), ends as a MemoryError, not as the machine's out-of-memory killer."""
+    import resource
+    in_use = address_space_in_use()
+    if not in_use:  # not known here (no /proc): no cap rather than one below what the process holds
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = in_use + WORKER_MEMORY
+    for other in (soft, hard):
+        if other != resource.RLIM_INFINITY:
+            limit = min(limit, other)
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ValueError, OSError):
+        limit = None
+    try:
+        yield
+    finally:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def failure_text(exc: BaseException) -> str:
+    """What went wrong, as one line: an ASL error with its position, a limit, or the last-resort net's text."""
+    if isinstance(exc, AslSyntaxError):
+        return str(exc)
+    if isinstance(exc, (AslError, AslCompileError, AslThrow)):
+        return f"{type(exc).__name__}: {located(exc)}"
+    if isinstance(exc, RecursionError):
+        return "RecursionError: ASL call chain, or an expression's chain of operators, too deep"
+    if isinstance(exc, MemoryError):
+        return f"MemoryError: needs more memory than the limit (WORKER_MEMORY, {WORKER_MEMORY >> 30} GiB more)"
+    return f"AslError: {internal_error(exc)}"
+
+
 def address_space_in_use() -> int:
     """This process's virtual address space in bytes (Linux: /proc/self/statm); 0 where it cannot be read."""
     try:
@@ -241,16 +292,32 @@ def summarize(tests: list[dict]) -> dict:
 
 def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = None, jobs: int | None = None,
             cache_dir=None, progress=None, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
-            validation_hint: str | None = None) -> dict:
+            validation_hint: str | None = None, time_limit: float | None = None) -> dict:
     """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
     document. Worker processes may use WORKER_MEMORY bytes of address space beyond what they inherited. With
     ``steps`` every result also lists the instruction steps the test executed (``probe.Step``: state before,
     changes); ``steps`` may name further entry points to watch besides ``probe.ENTRY_PREFIXES`` (e.g. the
     subprograms named after instructions). ``validation_hint`` is added to the error of a test point that calls a ``Validate*`` entry
-    point the generated text lacks (e.g. how to get the generator output that has it)."""
+    point the generated text lacks (e.g. how to get the generator output that has it). Each point may take
+    ``time_limit`` seconds (default program.TIME_LIMIT) and program.STEP_BUDGET steps; this process may add
+    WORKER_MEMORY bytes of address space while it runs them (memory_capped). A model that cannot be linked (a
+    syntax error, a global initialiser over a limit) makes every point an error that says why."""
+    with memory_capped():
+        return _run_avs(units, points, generated, jobs, cache_dir, progress, profile, steps, validation_hint,
+                        time_limit)
+
+
+def _run_avs(units, points, generated, jobs, cache_dir, progress, profile, steps, validation_hint, time_limit):
     global _SESSION
-    model = load_model(units, generated, cache_dir)
-    _SESSION = Session(model, profile, steps, validation_hint)
+    try:
+        model = load_model(units, generated, cache_dir)
+        _SESSION = Session(model, profile, steps, validation_hint, time_limit)
+    except Exception as exc:  # noqa: BLE001 - a model that cannot be linked: every point is an error saying why
+        _SESSION = None
+        message = "the model cannot be linked: " + failure_text(exc)
+        results = [{"id": p.test_id, "path": p.path, "kind": p.kind, "status": "error", "message": message,
+                    "seconds": 0.0} for p in sorted(points, key=lambda p: p.test_id)]
+        return {"schema": SCHEMA, "profile": profile, "tests": results, "summary": summarize(results)}
     jobs = jobs or os.cpu_count() or 1
     results: list[dict] = []
     if jobs <= 1 or len(points) <= 1:

@@ -12,6 +12,8 @@ import bisect
 import functools
 import re
 
+from .limits import MAX_LITERAL_DIGITS, int_from_text
+
 KEYWORDS = frozenset(
     """AND ARBITRARY DIV DIVRM EOR IN MOD NOT OR XOR RDIV UNKNOWN
     accessor array as assert begin bit bits boolean case catch collection config constant do downto else elsif end
@@ -86,6 +88,31 @@ def _line_tokens(line: str) -> tuple[tuple[str, object, int], ...]:
     return tuple(_scan(line)[:-1])
 
 
+_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"'}
+
+
+def _string(token: str, text: str, path: str, pos: int) -> str:
+    """The value of a string literal: ASLRef's escapes ``\\n \\t \\\\ \\"``; any other is a syntax error at it."""
+    body = token[1:-1]
+    if "\\" not in body:
+        return body
+    out, i = [], 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            nxt = body[i + 1] if i + 1 < len(body) else ""
+            if nxt not in _ESCAPES:
+                line, col = LineMap(text).locate(pos + 1 + i)
+                sequence = "\\" + nxt
+                raise AslSyntaxError(path, line, col, f"unknown escape sequence {sequence} in a string literal")
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
     """The tokens of ``text`` by one pass of the master expression, then ``EOF``."""
     tokens: list[tuple[str, object, int]] = []
@@ -107,10 +134,13 @@ def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
             append((value, value, pos) if value in keywords else ("ID", value, pos))
         elif kind == "op":
             append((value, value, pos))
-        elif kind == "int":
-            append(("INT", int(value.replace("_", "")), pos))
-        elif kind == "hex":
-            append(("INT", int(value[2:].replace("_", ""), 16), pos))
+        elif kind == "int" or kind == "hex":
+            digits = value.replace("_", "") if kind == "int" else value[2:].replace("_", "")
+            if len(digits) > MAX_LITERAL_DIGITS:
+                line, col = LineMap(text).locate(pos)
+                raise AslSyntaxError(path, line, col, f"an integer literal of {len(digits):,} digits is longer "
+                                     f"than the limit of {MAX_LITERAL_DIGITS:,}")
+            append(("INT", int_from_text(digits) if kind == "int" else int(digits, 16), pos))
         elif kind == "real":
             append(("REAL", value.replace("_", ""), pos))
         elif kind == "bits":
@@ -118,7 +148,7 @@ def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
         elif kind == "mask":
             append(("MASK", value[1:-1].replace(" ", ""), pos))
         else:
-            append(("STR", bytes(value[1:-1], "utf-8").decode("unicode_escape"), pos))
+            append(("STR", _string(value, text, path, pos), pos))
         pos = m.end()
     append(("EOF", None, end))
     return tokens

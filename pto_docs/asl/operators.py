@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .errors import AslError
+from .errors import AslError, AslLimitError
+from .limits import MAX_BITS, check_int_bits, check_width
 from .values import BV, format_value
 
 
@@ -32,7 +33,18 @@ def mul(a, b):
     if type(a) is BV:
         w = a.width
         return BV((a.val * (b.val if type(b) is BV else b)) & ((1 << w) - 1), w)
-    return a * b
+    return checked_product(a * b)
+
+
+def checked_product(v):
+    """``v``, a product, unless it is an integer (or a real's numerator) beyond MAX_BITS: a loop that squares a
+    number grows it without bound in a few steps, each slower than the last."""
+    if type(v) is int:
+        if v.bit_length() > MAX_BITS:
+            check_int_bits(v.bit_length(), "*")
+    elif type(v) is Fraction and (v.numerator.bit_length() > MAX_BITS or v.denominator.bit_length() > MAX_BITS):
+        check_int_bits(max(v.numerator.bit_length(), v.denominator.bit_length()), "*")
+    return v
 
 
 def rdiv(a, b):
@@ -70,6 +82,8 @@ def shl(a, b):
     _integers("<<", a, b)
     if b < 0:
         raise AslError(f"illegal application of operator << for values {a} and {b}")
+    if a and b > 64:
+        check_int_bits(a.bit_length() + b, "<<")
     return a << b
 
 
@@ -83,6 +97,12 @@ def shr(a, b):
 def power(a, b):
     if type(a) is int and b < 0:
         raise AslError(f"illegal application of operator ^ for values {a} and {b}")
+    if type(b) is int and abs(b) > 64:
+        t = type(a)
+        size = (abs(a).bit_length() if t is int
+                else max(abs(a.numerator).bit_length(), a.denominator.bit_length()) if t is Fraction else 0)
+        if size > 1:
+            check_int_bits((size - 1) * abs(b), "^")
     return a**b
 
 
@@ -108,8 +128,13 @@ def bxor(a, b):
 
 def concat(a, b):
     if type(a) is str:
+        if len(a) + len(b) > MAX_BITS:
+            raise AslLimitError(f"a string of {len(a) + len(b):,} characters is beyond the limit of {MAX_BITS:,}")
         return a + b
-    return BV((a.val << b.width) | b.val, a.width + b.width)
+    w = a.width + b.width
+    if w > 65536:
+        check_width(w)
+    return BV((a.val << b.width) | b.val, w)
 
 
 def lt(a, b):

@@ -26,6 +26,10 @@ PREC = {
 }
 ASSOCIATIVE = frozenset({"+", "AND", "&&", "||", "<=>", "*", "OR", "XOR", "EOR", "::", "++"})
 NONASSOC_LEVEL = 3
+# Deepest nesting of expressions (parentheses, conditional expressions, unary operators, call arguments) and of
+# statements: each level is a Python call here and a level of parentheses or indentation in the generated Python,
+# whose compiler refuses 200 parentheses and 100 indents. pto-spec 0.58.3 nests far less.
+MAX_NESTING = 40
 
 
 class Parser:
@@ -35,6 +39,7 @@ class Parser:
         self.toks = tokenize(text, path)
         self.kinds = [t[0] for t in self.toks]
         self.i = 0
+        self.depth = self.stmt_depth = 0  # expressions, statements being parsed one inside the other (MAX_NESTING)
         self._lines: LineMap | None = None
 
     # -- helpers -------------------------------------------------------------------------------
@@ -291,10 +296,21 @@ class Parser:
         self.expect(";")
 
     def stmt(self):
-        return parse_stmt(self)
+        self.stmt_depth += 1
+        if self.stmt_depth > MAX_NESTING:
+            self.error(f"statements nested more than {MAX_NESTING} deep")
+        s = parse_stmt(self)
+        self.stmt_depth -= 1
+        return s
+
+    def nested_too_deep(self):
+        self.error(f"expression nested more than {MAX_NESTING} deep")
 
     # -- expressions ---------------------------------------------------------------------------
     def expr(self):
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            self.nested_too_deep()
         if self.peek() == "if":
             pos = self.toks[self.i][2]
             self.i += 1
@@ -304,8 +320,11 @@ class Parser:
             if self.peek() == "elsif":
                 self.error("use 'else if' in a conditional expression")
             self.expect("else")
-            return ("if", pos, cond, then, self.expr())
-        return self.binary(1)
+            e = ("if", pos, cond, then, self.expr())
+        else:
+            e = self.binary(1)
+        self.depth -= 1
+        return e
 
     def binary(self, level: int):
         """An expression of operators of precedence ``level`` and above. The same tree as descending one
@@ -346,7 +365,12 @@ class Parser:
         if k in ("-", "!", "NOT"):
             pos = self.toks[self.i][2]
             self.i += 1
-            return ("un", pos, k, self.unary())
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                self.nested_too_deep()
+            e = ("un", pos, k, self.unary())
+            self.depth -= 1
+            return e
         return self.postfix(self.primary())
 
     def postfix(self, e):
@@ -449,7 +473,11 @@ def real_literal(text: str) -> Fraction:
 
 
 def parse(text: str, path: str = "<string>") -> list:
-    return Parser(text, path).parse_spec()
+    parser = Parser(text, path)
+    try:
+        return parser.parse_spec()
+    except RecursionError:  # a last resort: MAX_NESTING is met first
+        parser.error("nested too deeply")
 
 
 __all__ = ["AslSyntaxError", "BV", "Parser", "parse"]

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import sys
+import time
+from contextlib import contextmanager
 
 from .codegen_stmt import StmtGen
 from .compile_expr import ExprCompiler, constant, fold
-from .errors import AslCompileError, AslError
+from .errors import (
+    AslCompileError,
+    AslError,
+    AslLimitError,
+    AslThrow,
+    asl_frame,
+    has_position,
+    internal_error,
+)
 from .runtime_helpers import HELPERS
 from .stdlib import PRIMITIVES
 from .types import TypeTable
@@ -15,9 +25,15 @@ from .values import BV, copy_cost, copy_value
 # reset: a global's copy cost is counted up to here (no test writes more paths into one global)
 RESTORE_WHOLE_LIMIT = 1 << 17
 
-# Loop iterations one run may take: ASL from a spec tree is data, and a loop that never ends must end the run
-# with a dynamic error, not hang the harness. The slowest AVS point of pto-spec 0.58.3 takes far fewer.
+# Steps (loop iterations and subprogram calls) one run may take, and the CPU seconds of this process it may last:
+# ASL from a spec tree is data, and a loop or a recursion that never ends must end the run with a dynamic error,
+# not hang the harness. The AVS points of pto-spec 0.58.3 take at most 5.3 million steps and 8 s (asl/README.md).
+# CPU time, not wall time: a loaded machine does not make a point fail.
 STEP_BUDGET = 100_000_000
+TIME_LIMIT = 300.0
+# Steps granted at a time: the generated code counts ``_B[0]`` down and calls ``Program.tick`` below zero, which
+# checks the budget and the clock (about every 10 ms of ASL).
+STEP_CHUNK = 1 << 16
 
 
 class Function:
@@ -131,6 +147,21 @@ def _assigned_roots(stmts, out):
                 _assigned_roots(s[4], out)
 
 
+@contextmanager
+def _naming_global(name: str):
+    """A dynamic error without a position, raised while a global's initialiser runs, names the global."""
+    try:
+        yield
+    except AslError as exc:
+        if type(exc) in (AslError, AslLimitError) and asl_frame(exc) is None and not has_position(str(exc)):
+            raise type(exc)(f"in the initialiser of global {name}: {exc}") from None
+        raise
+    except (AslCompileError, AslThrow, RecursionError, MemoryError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the last-resort net
+        raise AslError(f"in the initialiser of global {name}: {internal_error(exc)}") from None
+
+
 class Program:
     def __init__(self, decls, output=None):
         self.output = output if output is not None else sys.stdout
@@ -147,9 +178,12 @@ class Program:
         self.codegen_consts: list = []
         self.fn_counter = 0
         self.step_budget = STEP_BUDGET
-        self.steps = [STEP_BUDGET]  # loop iterations left before the run is stopped (see reset)
+        self.time_limit = TIME_LIMIT
+        self.steps = [0]  # steps granted and not yet taken (see tick, renew_budget)
         self.ns = dict(HELPERS)
-        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps)
+        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps,
+                       _tick=self.tick)
+        self.renew_budget()
         self.add(decls)
 
     # declarations -----------------------------------------------------------------------------
@@ -204,10 +238,11 @@ class Program:
         frame = [None]
         for d in decls if decls is not None else self.global_decls:
             _, _, kind, name, ty, init = d
-            if init is not None:
-                value = comp.rhs(init)(frame)
-            else:
-                value = self.types.base_value(ty, comp)(frame)
+            with _naming_global(name):
+                if init is not None:
+                    value = comp.rhs(init)(frame)
+                else:
+                    value = self.types.base_value(ty, comp)(frame)
             self.G[self.global_index[name]] = value
         self.initial = [copy_value(v) for v in self.G]
         self.dirty.clear()
@@ -216,10 +251,11 @@ class Program:
         """Add and evaluate one global declared after the model's (a test file's own global)."""
         _, _, kind, name, ty, init = d
         comp = ExprCompiler(self, {})
-        if init is not None:
-            value = comp.rhs(init)([None])
-        else:
-            value = self.types.base_value(ty, comp)([None])
+        with _naming_global(name):
+            if init is not None:
+                value = comp.rhs(init)([None])
+            else:
+                value = self.types.base_value(ty, comp)([None])
         self.G[self.global_index[name]] = value
 
     @property
@@ -246,7 +282,32 @@ class Program:
         each of the 4,096 memory bytes one by one; a whole copy of that flat list is one ``list()``).
         """
         self.restore_written()
-        self.steps[0] = self.step_budget
+        self.renew_budget()
+
+    def renew_budget(self):
+        """A new run: the whole step budget, and ``time_limit`` CPU seconds from now."""
+        grant = min(STEP_CHUNK, self.step_budget)
+        self.steps[0] = grant
+        self._steps_left = self.step_budget - grant
+        self._deadline = time.process_time() + self.time_limit
+
+    @property
+    def steps_taken(self) -> int:
+        """Steps taken since the budget was last renewed."""
+        return self.step_budget - self._steps_left - self.steps[0]
+
+    def tick(self, loc: str):
+        """Called by generated code when the steps granted are used up: grant more, or end the run with a
+        dynamic error when it is over its step budget or its time limit (then every later step raises too,
+        until the budget is renewed)."""
+        if self._steps_left <= 0:
+            raise AslLimitError(f"{loc}: step budget exhausted: more than {self.step_budget:,} loop iterations and "
+                                "calls (a loop or a recursion that does not end?)")
+        if time.process_time() > self._deadline:
+            raise AslLimitError(f"{loc}: time limit exhausted: the run took more than {self.time_limit:g} s of CPU time")
+        grant = min(STEP_CHUNK, self._steps_left)
+        self._steps_left -= grant
+        self.steps[0] += grant
 
     def restore_written(self):
         """``reset`` without renewing the step budget: the state part of it (``dirty`` is empty after)."""
@@ -286,13 +347,25 @@ class Program:
         # returned without a copy: the declared locals and the parameters copied on entry (below)
         gen.owned = set(owned) | {n for n in names if n in mutated}
         gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
+        gen._budget(1, f"{loc}: in {name}")
         for n in names:
             if n in mutated:
                 gen.emit(1, f"l_{n} = _cp(l_{n})")
-        gen.block(body, 1)
-        source = "\n".join(gen.lines) + "\n"
+        try:
+            gen.block(body, 1)
+            source = "\n".join(gen.lines) + "\n"
+            code = compile(source, f"<asl {loc} {name}>", "exec")
+        except AslCompileError as exc:
+            if has_position(str(exc)):
+                raise
+            raise AslCompileError(f"{loc}: in {name}: {exc}") from None
+        except (RecursionError, MemoryError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the last-resort net (Python's compiler refuses 200 parentheses)
+            raise AslCompileError(f"{loc}: in {name}: the subprogram cannot be compiled (an expression with too many "
+                                  f"operators?): {type(exc).__name__}: {exc}") from None
         scope: dict = {}
-        exec(compile(source, f"<asl {loc} {name}>", "exec"), self.ns, scope)
+        exec(code, self.ns, scope)
         return scope[fn.pyname]
 
     def call_code(self, gen, name, params, args) -> str:

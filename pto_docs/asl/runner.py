@@ -8,10 +8,10 @@ from __future__ import annotations
 import sys
 import threading
 
-from .errors import AslCompileError, AslError, AslThrow
+from .errors import AslCompileError, AslError, AslThrow, internal_error, located
 from .lexer import AslSyntaxError
 from .parser import parse
-from .profiles import bind_profile
+from .profiles import PROFILES, bind_profile
 from .program import Program
 
 STACK_BYTES = 512 * 1024 * 1024
@@ -55,6 +55,8 @@ def run_main(program: Program) -> int:
 def run_sources(sources: list[tuple[str, str]], output=None, profile: str = "pto-v0") -> tuple[int, str]:
     """Parse, link and run; returns (exit status, error message or '')."""
     out = output if output is not None else sys.stdout
+    if profile not in PROFILES:  # the caller's mistake, not the ASL's: raised as before
+        bind_profile(None, profile)
     try:
         decls = []
         for path, text in sources:
@@ -71,11 +73,15 @@ def run_sources(sources: list[tuple[str, str]], output=None, profile: str = "pto
     except AslSyntaxError as exc:
         return 1, str(exc)
     except (AslError, AslCompileError) as exc:
-        return 1, f"ASL error: {exc}"
+        return 1, f"ASL error: {located(exc)}"
     except AslThrow as exc:
         return 1, f"ASL error: {exc}"
     except RecursionError:
         return 1, "ASL error: recursion too deep"
+    except MemoryError:
+        return 1, "ASL error: out of memory"
+    except Exception as exc:  # noqa: BLE001 - the last-resort net: located, not a traceback
+        return 1, f"ASL error: {internal_error(exc)}"
 
 
 def main(argv=None) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import AslAssertionError, AslError, AslThrow, AslUnreachable
-from .operators import concat, div, divrm, mod, power, rdiv, shl, shr
+from .limits import MAX_BITS, check_array, check_width
+from .operators import checked_product, concat, div, divrm, mod, power, rdiv, shl, shr
 from .stdlib import PRIMITIVES
 from .values import BV, copy_value, format_value, least_magnitude_member
 
@@ -43,6 +44,8 @@ def _sl(v, lo, w):
         return BV((v.val >> lo) & ((1 << w) - 1), w)
     if lo < 0 or w < 0:
         raise AslError(f"slice [{lo}+:{w}] of an integer")
+    if w > 64:
+        check_width(w)
     return BV((v >> lo) & ((1 << w) - 1), w)
 
 
@@ -106,11 +109,24 @@ def _intbase(ranges):
     return best
 
 
+def _bv0(w):
+    check_width(w)
+    return BV(0, w)
+
+
 def _arr(n, make):
+    check_array(n)
     first = make()
     if type(first) in (dict, list):
         return [first] + [copy_value(first) for _ in range(n - 1)]
     return [first] * n
+
+
+def _mul(a, b):
+    v = a * b
+    if type(v) is int and v.bit_length() <= MAX_BITS:
+        return v
+    return checked_product(v)
 
 
 def _eq(a, b):
@@ -120,7 +136,7 @@ def _eq(a, b):
 HELPERS = {
     "_cp": _cp, "_ag": _ag, "_ix": _ix, "_ixc": _ixc, "_sl": _sl, "_slices": _slices, "_setslices": _setslices,
     "_getfields": _getfields, "_setfields": _setfields, "_rng": _rng, "_ranges": _ranges, "_width": _width,
-    "_intbase": _intbase, "_arr": _arr, "_eq": _eq, "_div": div, "_divrm": divrm, "_mod": mod,
+    "_intbase": _intbase, "_arr": _arr, "_bv0": _bv0, "_mul": _mul, "_eq": _eq, "_div": div, "_divrm": divrm, "_mod": mod,
     "_rdiv": rdiv, "_cat": concat, "_pow": power, "_shl": shl, "_shr": shr, "_fmt": format_value,
     "P": PRIMITIVES, "BV": BV, "Fraction": Fraction, "AslError": AslError, "AslThrow": AslThrow,
     "AslAssertionError": AslAssertionError, "AslUnreachable": AslUnreachable,

@@ -9,6 +9,7 @@ import math
 from fractions import Fraction
 
 from .errors import AslError
+from .limits import check_width
 from .values import BV
 
 
@@ -17,17 +18,21 @@ def _width(params, args, index):
 
 
 def zeros(params, args):
-    return BV(0, _width(params, args, 0))
+    n = _width(params, args, 0)
+    check_width(n)
+    return BV(0, n)
 
 
 def ones(params, args):
     n = _width(params, args, 0)
+    check_width(n)
     return BV((1 << n) - 1, n)
 
 
 def zero_extend(params, args):
     x = args[0]
     n = params[0] if params else args[1]
+    check_width(n)
     if n < x.width:
         raise AslError(f"ZeroExtend to {n} bits of a {x.width}-bit value")
     return BV(x.val, n)
@@ -36,6 +41,7 @@ def zero_extend(params, args):
 def sign_extend(params, args):
     x = args[0]
     n = params[0] if params else args[1]
+    check_width(n)
     if n < x.width:
         raise AslError(f"SignExtend to {n} bits of a {x.width}-bit value")
     v = x.val
@@ -72,6 +78,8 @@ def _shift_check(name, shift):
 def lsl(params, args):
     x, s = args
     _shift_check("LSL", s)
+    if s >= x.width:
+        return BV(0, x.width)
     return BV((x.val << s) & ((1 << x.width) - 1), x.width)
 
 
@@ -164,10 +172,12 @@ def align(params, args):
 def replicate(params, args):
     x = args[0]
     n = args[1] if len(args) > 1 else params[0] // x.width
-    v = 0
-    for _ in range(n):
-        v = (v << x.width) | x.val
-    return BV(v, x.width * n)
+    check_width(n * x.width if x.width else n)
+    w = x.width
+    if w == 0 or n <= 0:
+        return BV(0, w * max(n, 0))
+    # x repeated n times: x * (1 + 2^w + 2^2w + ...), in time linear in the result (a loop of shifts is quadratic)
+    return BV(x.val * (((1 << (w * n)) - 1) // ((1 << w) - 1)), w * n)
 
 
 def bit_count(params, args):

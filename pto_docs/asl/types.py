@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import AslCompileError
+from .limits import MAX_BITS, check_array, check_width
 from .values import BV, copy_value, least_magnitude_member
 
 
@@ -49,10 +50,16 @@ class TypeTable:
             return lambda f: ""
         if tag == "bits":
             width = comp.expr(ty[1])
-            if ty[1][0] == "lit":
+            if ty[1][0] == "lit" and type(ty[1][2]) is int and 0 <= ty[1][2] <= MAX_BITS:
                 v = BV(0, ty[1][2])
                 return lambda f: v
-            return lambda f: BV(0, width(f))
+
+            def bits(f):
+                w = width(f)
+                check_width(w)
+                return BV(0, w)
+
+            return bits
         if tag == "enum":
             first = ty[1][0]
             return lambda f: first
@@ -68,6 +75,7 @@ class TypeTable:
 
             def array(f):
                 n = size(f)
+                check_array(n)
                 first = elem(f)
                 if type(first) in (dict, list):
                     return [first] + [copy_value(first) for _ in range(n - 1)]

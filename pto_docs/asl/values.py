@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .limits import int_text
+
 
 class BV:
     """A bitvector: ``val`` is the unsigned value, ``width`` the number of bits."""
@@ -115,13 +117,16 @@ def format_value(v) -> str:
     if t is BV:
         return "0x" + format(v.val, "0%dx" % ((v.width + 3) // 4)) if v.width else "0x"
     if t is Fraction:
-        return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+        n = int_text(v.numerator)
+        return n if v.denominator == 1 else f"{n}/{int_text(v.denominator)}"
     if t is tuple:
         return "(" + ", ".join(format_value(x) for x in v) + ")"
     if t is dict:
         return "{ " + ", ".join(f"{k} = {format_value(x)}" for k, x in v.items()) + " }"
     if t is list:
         return "[" + ", ".join(format_value(x) for x in v) + "]"
+    if t is int:
+        return int_text(v)
     return str(v)
 
 

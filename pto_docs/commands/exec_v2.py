@@ -33,10 +33,15 @@ def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
     generated = decoders_for(result.catalog, args.decoders, err)
     if generated is False:
         return 2
+    from ..asl.harness import failure_text, memory_capped
     try:
         calls = (case["instruction"]["call"],) if "call" in case["instruction"] else ()
-        runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"), calls)
-        doc = runner.run(case)
+        with memory_capped():
+            try:
+                runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"), calls)
+            except Exception as exc:  # noqa: BLE001 - a model that cannot be linked, said with its position
+                raise CaseProblem(f"the tree's ASL model cannot be linked: {failure_text(exc)}", "/") from None
+            doc = runner.run(case)
     except CaseProblem as exc:
         err.write(f"{name}:1:1: error[EXEC-CASE]: {exc} (at {exc.pointer})\n")
         return 2

@@ -118,6 +118,9 @@ checks the tree (load_helper.py)."""
         errors = [d for d in diags if d.is_error]
         if avs is None and avs_run is not None and not errors:
             avs = avs_run(result.catalog)
+            from ..avs import model_link_diagnostics
+            diags += model_link_diagnostics(avs)  # an ASL model over a limit, or not ASL: an error, not a hang
+            errors = [d for d in diags if d.is_error]
         if examples is None and not errors:
             examples = _examples(result.catalog, memo)
         renderer = None if errors else SiteRenderer(result.catalog, result.tree, examples, templates_dir,

@@ -165,7 +165,7 @@ def test_assembly_text_runs_like_its_word(real_tree_root, real_decoders, tmp_pat
     ({"schema": "pto-docs.case.v2", "instruction": {"call": "TTRANS", "arguments": ["1); Evil("]}}, "EXEC-SCHEMA"),
     ({"schema": "pto-docs.case.v2", "instruction": {"call": "TTRANS"}, "extra": 1}, "EXEC-SCHEMA"),
     ({"schema": "pto-docs.case.v2", "setup": ["let x = Ones{1 << 62};"], "instruction": {"call": "TTRANS", "arguments": ["1", "0"]}},
-     "needs more memory"),
+     "a bitvector of 4611686018427387904 bits is beyond the limit of 16,777,216 bits"),
 ])
 def test_a_case_that_cannot_run_gets_one_diagnostic_and_exit_2(real_tree_root, real_decoders, tmp_path, case, message):
     code, _result, err = exec_case(tmp_path, case, real_tree_root, real_decoders)
