@@ -23,6 +23,7 @@ from pto_docs.asl.model import load_model  # noqa: E402
 from pto_docs.asl.report import kind_medians  # noqa: E402
 from pto_docs.avs import avs_inputs  # noqa: E402
 from pto_docs.load import load_catalog  # noqa: E402
+from pto_docs.store import sealed_folder  # noqa: E402
 
 
 def decoders_file(root: Path, scratch: Path) -> Path:
@@ -41,12 +42,13 @@ def decoders_file(root: Path, scratch: Path) -> Path:
 def _parse_figures(root: Path, decoders: Path) -> dict:
     units = avs_inputs(load_catalog(root).catalog).units
     generated = decoders.read_text("utf-8")
-    with tempfile.TemporaryDirectory() as cache:
+    with tempfile.TemporaryDirectory() as folder:
+        cache = sealed_folder(Path(folder))  # the user's key seals the entries, as pto-docs' own runs do
         start = time.perf_counter()
-        load_model(units, generated, Path(cache))
+        load_model(units, generated, cache)
         cold = time.perf_counter() - start
         start = time.perf_counter()
-        load_model(units, generated, Path(cache))
+        load_model(units, generated, cache)
         cached = time.perf_counter() - start
     return {"parse_cold_seconds": round(cold, 2), "parse_cached_seconds": round(cached, 2)}
 
