@@ -48,7 +48,10 @@ def run_in_big_stack(fn, *args):
 
 
 def run_main(program: Program) -> int:
-    """Call ``main()``; its integer result is the exit status (as ASLRef's)."""
+    """Call ``main()``; its integer result is the exit status (as ASLRef's). No ``main()`` is a dynamic error,
+    as in ASLRef."""
+    if not any(c.arity == 0 for c in program.functions.get("main", ())):
+        raise AslError("no entry point: the program declares no func main() => integer")
     return program.call("main")
 
 
