@@ -155,10 +155,14 @@ class CodeGen:
         return self.program.call_code(self, name, params, args)
 
     def x_field(self, e):
+        if self.program.bitfields.special(e[3]):
+            return f"_fld({self.expr(e[2])}, {e[3]!r})"
         return f"{self.expr(e[2])}[{e[3]!r}]"
 
     def x_fields(self, e):
         names = e[3]
+        if any(self.program.bitfields.special(n) for n in names):
+            return f"_flds({self.expr(e[2])}, {tuple(names)!r})"
         return f"_getfields({self.expr(e[2])}, {tuple(names)!r})"
 
     def x_aget(self, e):

@@ -187,6 +187,9 @@ class StmtGen(CodeGen):
             return
         if tag not in ("lvar", "lfield", "laget", "lslice", "lfields"):
             raise AslCompileError(f"unsupported assignment target {tag}")
+        if tag == "lfield" and self.program.bitfields.special(lv[2]):
+            self.store_special_field(lv, value, d)
+            return
         root, keys = self.access_path(lv, d)
         if tag in ("lslice", "lfields"):
             current = root + "".join(f"[{k}]" for k in keys)
@@ -202,6 +205,21 @@ class StmtGen(CodeGen):
             return
         container = root + "".join(f"[{k}]" for k in keys[:-1])
         self.emit(d, f"{container}[{keys[-1]}] = {value}")
+
+    def store_special_field(self, lv, value: str, d):
+        """``x.f = v`` where ``f`` may name a bitfield: a bitvector holder gets a new value, a record changes."""
+        if lv[1][0] == "lfield" and self.program.bitfields.special(lv[1][2]):
+            raise AslCompileError(f"assignment to the nested field {lv[1][2]}.{lv[2]} is not supported")
+        if lv[1][0] not in ("lvar", "lfield", "laget"):
+            raise AslCompileError(f"unsupported assignment target {lv[1][0]}.{lv[2]}")
+        tmp = self.new_tmp()
+        self.emit(d, f"{tmp} = {value}")
+        root, keys = self.access_path(lv[1], d)
+        holder = root + "".join(f"[{k}]" for k in keys)
+        new = self.new_tmp()
+        self.emit(d, f"{new} = _fldset({holder}, {lv[2]!r}, {tmp})")
+        self.emit(d, f"if {new} is not None:")
+        self.emit(d + 1, f"{holder} = {new}")
 
     def access_path(self, lv, d) -> tuple[str, list[str]]:
         """The root variable and the key codes (field names, checked indices) down to the target.

@@ -137,7 +137,7 @@ class ExprCompiler:
             try:
                 return v[name]
             except (KeyError, TypeError):
-                raise AslError(f"no field {name} in {type(v).__name__} value") from None
+                return self.program.bitfields.get(v, name)
 
         return get
 
@@ -146,12 +146,7 @@ class ExprCompiler:
         names = e[3]
 
         def get(f):
-            v = base(f)
-            out = v[names[0]]
-            for n in names[1:]:
-                x = v[n]
-                out = BV((out.val << x.width) | x.val, out.width + x.width)
-            return out
+            return self.program.bitfields.get_many(base(f), names)
 
         return get
 

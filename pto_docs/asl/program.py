@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from .bitfields import Bitfields
 from .codegen_stmt import StmtGen
 from .compile_expr import ExprCompiler, constant, fold
 from .errors import AslCompileError, AslError
@@ -149,7 +150,9 @@ class Program:
         self.step_budget = STEP_BUDGET
         self.steps = [STEP_BUDGET]  # loop iterations left before the run is stopped (see reset)
         self.ns = dict(HELPERS)
-        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps)
+        self.bitfields = Bitfields(self)
+        self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps,
+                       _fld=self.bitfields.get, _flds=self.bitfields.get_many, _fldset=self.bitfields.set)
         self.add(decls)
 
     # declarations -----------------------------------------------------------------------------
@@ -158,10 +161,12 @@ class Program:
             tag = d[0]
             if tag == "type":
                 self.types.declare(d[2], d[3])
+                self.bitfields.note(d[3])
                 if d[3] is not None and d[3][0] == "enum":
                     for i, label in enumerate(d[3][1]):
                         self.enum_label_index[label] = i
             elif tag == "global":
+                self.bitfields.note(d[4])
                 if d[2] in ("constant", "let"):
                     self.constant_names.add(d[3])
                 if d[3] not in self.global_index:
