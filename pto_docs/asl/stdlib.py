@@ -9,11 +9,15 @@ import math
 from fractions import Fraction
 
 from .errors import AslError
+from .stdlib_more import MORE_PRIMITIVES
 from .values import BV
 
 
 def _width(params, args, index):
-    return params[0] if params else args[index]
+    n = params[0] if params else args[index]
+    if n < 0:
+        raise AslError(f"a bitvector of negative width {n}")
+    return n
 
 
 def zeros(params, args):
@@ -38,6 +42,8 @@ def sign_extend(params, args):
     n = params[0] if params else args[1]
     if n < x.width:
         raise AslError(f"SignExtend to {n} bits of a {x.width}-bit value")
+    if x.width == 0:
+        raise AslError("SignExtend of a 0-bit value (it has no sign bit)")
     v = x.val
     if x.width and v >> (x.width - 1):
         v |= ((1 << n) - 1) ^ ((1 << x.width) - 1)
@@ -90,6 +96,10 @@ def asr(params, args):
 def ror(params, args):
     x, s = args
     w = x.width
+    if s < 0:
+        raise AslError(f"ROR: negative shift {s}")
+    if w == 0:
+        return x
     s %= w
     return BV(((x.val >> s) | (x.val << (w - s))) & ((1 << w) - 1), w)
 
@@ -163,7 +173,12 @@ def align(params, args):
 
 def replicate(params, args):
     x = args[0]
-    n = args[1] if len(args) > 1 else params[0] // x.width
+    if len(args) > 1:
+        n = args[1]
+    elif x.width and params[0] % x.width == 0:
+        n = params[0] // x.width
+    else:
+        raise AslError(f"Replicate to {params[0]} bits of a {x.width}-bit value")
     v = 0
     for _ in range(n):
         v = (v << x.width) | x.val
@@ -195,9 +210,9 @@ def is_pow2(params, args):
 
 def ilog2(params, args):
     v = args[0]
-    if v <= 0:
-        raise AslError("ILog2 of a non-positive value")
-    return _ilog2(v)
+    if v == 0:
+        raise AslError("ILog2 of zero")
+    return _ilog2(abs(v))
 
 
 PRIMITIVES = {
@@ -209,3 +224,4 @@ PRIMITIVES = {
     "HighestSetBit": highest_set_bit, "LowestSetBit": lowest_set_bit,
     "CountLeadingZeroBits": count_leading_zero_bits, "IsPowerOfTwo": is_pow2, "ILog2": ilog2,
 }
+PRIMITIVES.update(MORE_PRIMITIVES)
