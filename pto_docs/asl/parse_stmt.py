@@ -116,6 +116,21 @@ def _pass(p, pos):
     return ("pass", pos)
 
 
+def _pragma(p, pos):
+    """``pragma name [e {, e}];``: parsed, then ignored (ASLRef warns that it ignores it)."""
+    pragma_args(p)
+    return ("pass", pos)
+
+
+def pragma_args(p):
+    p.ident()
+    if p.peek() != ";":
+        p.expr()
+        while p.accept(","):
+            p.expr()
+    p.expect(";")
+
+
 def _return(p, pos):
     e = None if p.peek() == ";" else p.expr()
     p.expect(";")
@@ -184,7 +199,7 @@ def _throw(p, pos):
 _HANDLERS = {
     "if": _if, "case": _case, "while": _while, "for": _for, "repeat": _repeat, "try": _try,
     "pass": _pass, "return": _return, "assert": _assert, "let": _decl, "var": _decl,
-    "constant": _decl, "print": _print, "println": _print, "unreachable": _unreachable, "throw": _throw,
+    "constant": _decl, "pragma": _pragma, "print": _print, "println": _print, "unreachable": _unreachable, "throw": _throw,
 }
 
 

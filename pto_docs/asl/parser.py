@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from .lexer import AslSyntaxError, LineMap, tokenize
 from .parse_expr import parse_primary
-from .parse_stmt import parse_stmt
+from .parse_stmt import parse_stmt, pragma_args
 from .values import BV
 
 PREC = {
@@ -77,6 +77,8 @@ class Parser:
         decls = []
         while self.peek() != "EOF":
             d = self.decl()
+            if d[0] == "pragma":
+                continue
             if d[0] == "accessor":
                 decls.extend(d[2:])
             else:
@@ -97,6 +99,10 @@ class Parser:
         if k in ("func", "procedure"):
             self.i += 1
             return self.func_decl(pos, qualifier, override)
+        if k == "pragma" and not (qualifier or override):
+            self.i += 1
+            pragma_args(self)
+            return ("pragma", pos)
         if k == "accessor":
             self.i += 1
             return self.accessor_decl(pos, override)
@@ -305,14 +311,26 @@ class Parser:
                 self.error("use 'else if' in a conditional expression")
             self.expect("else")
             return ("if", pos, cond, then, self.expr())
-        return self.binary(1)
+        e = self.binary(1)
+        while self.kinds[self.i] == "as":  # as ASLRef: `a + b as T` is `(a + b) as T`, `x as T + 1` goes on
+            e = self.as_suffix(e)
+            if self.kinds[self.i] in PREC:
+                e = self.binary(1, e)
+        return e
 
-    def binary(self, level: int):
+    def as_suffix(self, e):
+        pos = self.toks[self.i][2]
+        self.i += 1
+        if self.peek() == "{":
+            return ("as", pos, e, ("int", self.constraints()))
+        return ("as", pos, e, self.type_())
+
+    def binary(self, level: int, left=None):
         """An expression of operators of precedence ``level`` and above. The same tree as descending one
         level at a time (``binary(L) = ops of level L over binary(L + 1)``), without the six nested calls an
         operand followed by no operator (most of them) would cost: the levels above the next operator's have
         nothing to take."""
-        left = self.unary()
+        left = self.unary() if left is None else left
         top = PREC.get(self.kinds[self.i])
         if top is None or top < level:
             return left
@@ -371,12 +389,6 @@ class Parser:
                     e = ("fields", pos, e, names)
                 else:
                     e = ("field", pos, e, self.ident())
-            elif k == "as":
-                self.i += 1
-                if self.peek() == "{":
-                    e = ("as", pos, e, ("int", self.constraints()))
-                else:
-                    e = ("as", pos, e, self.type_())
             elif k == "IN":
                 self.i += 1
                 positive = not self.accept("!")
