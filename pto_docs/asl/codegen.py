@@ -18,7 +18,7 @@ from .values import BV
 NATIVE_BINARY = {"+": "+", "-": "-", "*": "*", "AND": "&", "OR": "|", "XOR": "^", "EOR": "^",
                  "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
 HELPER_BINARY = {"DIV": "_div", "DIVRM": "_divrm", "MOD": "_mod", "/": "_rdiv", "RDIV": "_rdiv",
-                 "::": "_cat", "++": "_cat", "^": "_pow", "<<": "_shl", ">>": "_shr", "<=>": "_eq"}
+                 "::": "_cat", "++": "_strcat", "^": "_pow", "<<": "_shl", ">>": "_shr", "<=>": "_eq"}
 _NO = object()
 PATH_TAGS = ("var", "field", "aget")
 

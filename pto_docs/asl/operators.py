@@ -112,6 +112,11 @@ def concat(a, b):
     return BV((a.val << b.width) | b.val, a.width + b.width)
 
 
+def strcat(a, b):
+    """``a ++ b``: string concatenation; any other operand is first printed as ``print`` prints it."""
+    return (a if type(a) is str else format_value(a)) + (b if type(b) is str else format_value(b))
+
+
 def lt(a, b):
     return a < b
 
@@ -147,7 +152,7 @@ def equiv(a, b):
 BINARY = {
     "+": add, "-": sub, "*": mul, "/": rdiv, "RDIV": rdiv, "DIV": div, "DIVRM": divrm, "MOD": mod,
     "<<": shl, ">>": shr, "^": power, "AND": band, "OR": bor, "XOR": bxor, "EOR": bxor,
-    "::": concat, "++": concat, "<": lt, "<=": le, ">": gt, ">=": ge, "==": eq, "!=": ne,
+    "::": concat, "++": strcat, "<": lt, "<=": le, ">": gt, ">=": ge, "==": eq, "!=": ne,
     "==>": implies, "<=>": equiv,
 }
 
