@@ -8,7 +8,9 @@ Outcomes: ``exit N`` (main returned N), ``dynamic`` (a dynamic error, stdout up 
 (grammar or lexical rejection), ``static`` (ASLRef's type checker rejects it: out of scope, only checked for
 tracebacks), and for ours also ``compile`` (AslCompileError), ``traceback`` and ``timeout``.
 
-    python3 -m tests.asl.asllib_suite [TARBALL]     # prints the agreement figures and each disagreement
+    python3 -m tests.asl.asllib_suite [SUBSTRING ...]   # the agreement figures and each disagreement
+
+(the tarball: $PTO_DOCS_ASLLIB_TESTS, else the shared one)
 """
 
 from __future__ import annotations
@@ -311,12 +313,11 @@ def main(argv=None) -> int:
     from .conftest import aslref_path
 
     argv = sys.argv[1:] if argv is None else argv
-    tarball = Path(argv[0]) if argv else tarball_path()
     with tempfile.TemporaryDirectory() as tmp:
-        root = unpack(tarball, Path(tmp))
+        root = unpack(tarball_path(), Path(tmp))
         names = programs(root)
-        if len(argv) > 1:
-            names = [n for n in names if any(pat in n for pat in argv[1:])]
+        if argv:
+            names = [n for n in names if any(pat in n for pat in argv)]
         expected = expectations(root, names, aslref_path())
         ours = run_ours_all(root, names)
     runs = [n for n in names if n in expected and expected[n].kind in ("exit", "dynamic")]
