@@ -8,6 +8,7 @@ from .bitfields import Bitfields
 from .codegen_stmt import StmtGen
 from .compile_expr import ExprCompiler, constant, fold
 from .errors import AslCompileError, AslError
+from .global_order import initialisation_order
 from .runtime_helpers import HELPERS
 from .stdlib import PRIMITIVES
 from .types import TypeTable
@@ -204,10 +205,10 @@ class Program:
         raise AslCompileError(f"unknown identifier {name}")
 
     def initialize(self, decls=None):
-        """Evaluate global initialisers in declaration order (a fresh run's state)."""
+        """Evaluate global initialisers in ASLRef's order (global_order.py): a fresh run's state."""
         comp = ExprCompiler(self, {})
         frame = [None]
-        for d in decls if decls is not None else self.global_decls:
+        for d in decls if decls is not None else initialisation_order(self.global_decls, self.functions):
             _, _, kind, name, ty, init = d
             if init is not None:
                 value = comp.rhs(init)(frame)
