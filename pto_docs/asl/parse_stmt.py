@@ -227,6 +227,8 @@ def assign_or_call(p, pos):
                 value = p.expr()
                 p.expect(";")
                 return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
+            if call[0] == "call" and p.peek() in (".", "[", "[["):
+                return _write_through_accessor(p, pos, call)
             p.error("expected ';' after a procedure call")
         p.i -= 1
         target = lexpr(p)
@@ -236,12 +238,25 @@ def assign_or_call(p, pos):
     return ("assign", pos, target, value)
 
 
+def _write_through_accessor(p, pos, call):
+    """``F(args).f = e;``, ``F(args)[s] = e;`` and deeper: as ASLRef, read with the getter into a local, change
+    the local, write it back with the setter (in a block of its own: ``if TRUE then … end``)."""
+    tmp = f"__accessor_{pos}"
+    target = lexpr(p, ("lvar", tmp))
+    p.expect("=")
+    value = p.expr()
+    p.expect(";")
+    body = [("decl", pos, "var", tmp, None, call), ("assign", pos, target, value),
+            ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [("var", pos, tmp)])]
+    return ("if", pos, ("lit", pos, True), body, [])
+
+
 def _is_record(p):
     return p.kinds[p.i] == "{" and p.kinds[p.i + 1] == "ID" and p.kinds[p.i + 2] == "="
 
 
-def lexpr(p):
-    target = ("lvar", p.ident())
+def lexpr(p, target=None):
+    target = ("lvar", p.ident()) if target is None else target
     while True:
         k = p.peek()
         if k == ".":
