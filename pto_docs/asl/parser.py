@@ -79,7 +79,7 @@ class Parser:
             d = self.decl()
             if d[0] == "pragma":
                 continue
-            if d[0] == "accessor":
+            if d[0] in ("accessor", "many"):
                 decls.extend(d[2:])
             else:
                 decls.append(d)
@@ -121,8 +121,18 @@ class Parser:
         if k in ("var", "let", "constant", "config"):
             self.i += 1
             name = self.ident()
+            if k == "var" and self.peek() == ",":  # var A, B: T;
+                names = [name]
+                while self.accept(","):
+                    names.append(self.ident())
+                self.expect(":")
+                ty = self.type_()
+                self.expect(";")
+                return ("many", pos, *[("global", pos, k, n, ty, None) for n in names])
             ty = self.type_() if self.accept(":") else None
             init = self.expr() if self.accept("=") else None
+            if init is None and k != "var":
+                self.error(f"a global '{k}' declaration needs an initial value: {k} {name} = e;")
             self.expect(";")
             return ("global", pos, k, name, ty, init)
         self.error(f"expected a declaration, found {str(self.toks[self.i][1])!r}")
@@ -138,6 +148,8 @@ class Parser:
                     break
             self.expect("}")
         args = self.typed_args()
+        if qualifier == "noreturn" and self.peek() == "=>":
+            self.error("a noreturn subprogram returns no value (declare it a procedure)")
         ret = self.type_() if self.accept("=>") else None
         limit = self.expr() if self.accept("recurselimit") else None
         self.expect("begin")
