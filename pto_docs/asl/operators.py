@@ -36,6 +36,8 @@ def mul(a, b):
 
 
 def rdiv(a, b):
+    if type(a) not in (int, Fraction) or type(b) not in (int, Fraction):
+        _bad("/", a, b)
     if b == 0:
         raise AslError("division by zero")
     return Fraction(a) / Fraction(b)
@@ -81,7 +83,7 @@ def shr(a, b):
 
 
 def power(a, b):
-    if type(a) is int and b < 0:
+    if (type(a) is int or a == 0) and b < 0:
         raise AslError(f"illegal application of operator ^ for values {a} and {b}")
     return a**b
 

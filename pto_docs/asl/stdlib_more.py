@@ -73,20 +73,25 @@ def _up(x, size):
     return (x + size - 1) // size * size
 
 
+def _natural(name, x):
+    _need(type(x) is BV or x >= 0, name, f"expected a non-negative integer, got {x}")
+    return x
+
+
 def align_down_size(params, args):
-    return _down(args[0], _size("AlignDownSize", args[1]))
+    return _down(_natural("AlignDownSize", args[0]), _size("AlignDownSize", args[1]))
 
 
 def align_up_size(params, args):
-    return _up(args[0], _size("AlignUpSize", args[1]))
+    return _up(_natural("AlignUpSize", args[0]), _size("AlignUpSize", args[1]))
 
 
 def align_down_p2(params, args):
-    return _down(args[0], _p2("AlignDownP2", args[1]))
+    return _down(_natural("AlignDownP2", args[0]), _p2("AlignDownP2", args[1]))
 
 
 def align_up_p2(params, args):
-    return _up(args[0], _p2("AlignUpP2", args[1]))
+    return _up(_natural("AlignUpP2", args[0]), _p2("AlignUpP2", args[1]))
 
 
 def _value(x):

@@ -1,0 +1,120 @@
+"""ASL v1 programs beyond what pto-spec uses (issue 34), run by both ASLRef and pto_docs.asl like programs.py's:
+bitfields and tuple items, '++' on any values, the reach of 'as', globals initialised in ASLRef's order,
+writes through accessors and pragma, more of the standard library."""
+
+PROGRAMS_V1 = {
+    "bitfields_and_tuple_items": """
+type Flags of bits(8) { [7:4] hi { [3] top, [1:0] low2 }, [0] z, [3:1] mid };
+var G: Flags;
+
+func main() => integer
+begin
+    var f: Flags = '10110110';
+    println f.hi, " ", f.z, " ", f.mid, " ", f.hi.top, " ", f.hi.low2, " ", f.[z, mid];
+    f.mid = '101';
+    f.z = '1';
+    println f;
+    G.hi = '0011';
+    println G, " ", G.hi.low2;
+    let t = (1, '10', TRUE);
+    println t.item0, " ", t.item1, " ", t.item2;
+    return 0;
+end;
+""",
+    "string_concat_and_as": """
+type Colour of enumeration { RED, GREEN };
+
+func main() => integer
+begin
+    println "n=" ++ 42 ++ " " ++ '1010' ++ " " ++ TRUE ++ " " ++ 2.5 ++ " " ++ RED;
+    let y = 2;
+    let p = 2 ^ y as integer {1..4};
+    let q = 1 + 2 as integer {3} + 4;
+    println p, " ", q;
+    return 0;
+end;
+""",
+    "globals_initialised_by_dependencies": """
+var Counter: integer = 0;
+
+func Next() => integer
+begin
+    let c = Counter;
+    Counter = c + 1;
+    return c;
+end;
+
+let Zed: integer = Next();
+let B: integer = A * 2;
+let A: integer = 21 + Next();
+let AA: integer = C + Next();
+let C: integer = Next();
+
+func main() => integer
+begin
+    println "Zed=", Zed, " B=", B, " A=", A, " AA=", AA, " C=", C, " Counter=", Counter;
+    return 0;
+end;
+""",
+    "writes_through_accessors": """
+type R of record { a: integer, b: bits(4) };
+var Store: R;
+var Word: bits(8) { [7:4] hi };
+
+accessor Rec() <=> v: R
+begin
+    getter
+        return Store;
+    end;
+    setter
+        println "set a=", v.a, " b=", v.b;
+        Store = v;
+    end;
+end;
+
+accessor W() <=> v: bits(8) { [7:4] hi }
+begin
+    getter
+        return Word;
+    end;
+    setter
+        Word = v;
+    end;
+end;
+
+func main() => integer
+begin
+    Rec().a = 5;
+    Rec().b[1:0] = '11';
+    W()[3:0] = '1001';
+    W().hi = '0110';
+    println Store.a, " ", Store.b, " ", Word;
+    pragma my_pragma 1, "two";
+    return 0;
+end;
+""",
+    "stdlib_more_functions": """
+func main() => integer
+begin
+    println FloorLog2(17), " ", CeilLog2(17), " ", FloorPow2(17), " ", CeilPow2(17), " ", CeilPow2(0);
+    println IsPow2(16), " ", IsPow2(0), " ", IsEven(-2), " ", IsOdd(-1);
+    println AlignDownP2('110111', 3), " ", AlignUpP2('110111', 3), " ", AlignUpSize(13, 4), " ", AlignDownSize(13, 4);
+    println ROL('1000', 1), " ", ROL('1000', 5), " ", ROR('', 3), " ", ILog2(-8.0), " ", ILog2(0.75);
+    let (r, c) = ROR_C('0011', 1);
+    let (l, d) = LSL_C('1100', 1);
+    let (s, e) = ASR_C('1001', 2);
+    println r, " ", c, " ", l, " ", d, " ", s, " ", e;
+    println HighestSetBitNZ('0110'), " ", LowestSetBitNZ('0110'), " ", CountLeadingSignBits('11100101');
+    println Extend{6}('101', TRUE), " ", Extend{6}('101', FALSE);
+    return 0;
+end;
+""",
+    "align_negative_is_an_error": """
+func main() => integer
+begin
+    println AlignDownSize(13, 4);
+    println AlignUpP2(-13, 2);
+    return 0;
+end;
+""",
+}
