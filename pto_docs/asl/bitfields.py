@@ -108,6 +108,22 @@ class Bitfields:
             out = x if out is None else BV((out.val << x.width) | x.val, out.width + x.width)
         return out
 
+    def set_many(self, v, names, x):
+        """``v.[a, b] = x``: ``x`` split among the fields, the last name taking the low bits."""
+        if type(x) is not BV:
+            raise AslError("a multi-field assignment needs a bitvector value")
+        widths = [self.get(v, n).width for n in names]
+        if sum(widths) != x.width:
+            raise AslError(f"fields {', '.join(names)} are {sum(widths)} bits wide, the value {x.width}")
+        low, out = x.val, v
+        for name, w in zip(reversed(names), reversed(widths)):
+            part = BV(low & ((1 << w) - 1), w)
+            low >>= w
+            new = self.set(out, name, part)
+            if new is not None:
+                out = new
+        return out if type(v) is BV else None
+
     def set(self, v, name: str, x):
         """``v.name = x``: a record is changed in place (None returned), a bitvector's new value returned."""
         kind = type(v)

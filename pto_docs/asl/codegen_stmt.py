@@ -190,6 +190,17 @@ class StmtGen(CodeGen):
         if tag == "lfield" and self.program.bitfields.special(lv[2]):
             self.store_special_field(lv, value, d)
             return
+        if tag == "lfields" and any(self.program.bitfields.special(n) for n in lv[2]):
+            self.store_special_field(lv, value, d)
+            return
+        if tag == "lslice" and self._through_special_field(lv[1]):
+            # x.f[s] = v where x.f may be a bitfield: the slice of a copy, stored back as x.f
+            tmp, new = self.new_tmp(), self.new_tmp()
+            self.emit(d, f"{tmp} = {value}")
+            flat = ", ".join(f"({lo}, {w})" for lo, w in self.slice_parts(lv[2]))
+            self.emit(d, f"{new} = _setslices({self.expr(_rvalue(lv[1]))}, ({flat},), {tmp})")
+            self.store(lv[1], new, d)
+            return
         root, keys = self.access_path(lv, d)
         if tag in ("lslice", "lfields"):
             current = root + "".join(f"[{k}]" for k in keys)
@@ -206,18 +217,32 @@ class StmtGen(CodeGen):
         container = root + "".join(f"[{k}]" for k in keys[:-1])
         self.emit(d, f"{container}[{keys[-1]}] = {value}")
 
+    def _through_special_field(self, lv) -> bool:
+        while lv[0] in ("lfield", "laget"):
+            if lv[0] == "lfield" and self.program.bitfields.special(lv[2]):
+                return True
+            lv = lv[1]
+        return False
+
     def store_special_field(self, lv, value: str, d):
         """``x.f = v`` where ``f`` may name a bitfield: a bitvector holder gets a new value, a record changes."""
-        if lv[1][0] == "lfield" and self.program.bitfields.special(lv[1][2]):
-            raise AslCompileError(f"assignment to the nested field {lv[1][2]}.{lv[2]} is not supported")
         if lv[1][0] not in ("lvar", "lfield", "laget"):
             raise AslCompileError(f"unsupported assignment target {lv[1][0]}.{lv[2]}")
         tmp = self.new_tmp()
         self.emit(d, f"{tmp} = {value}")
+        setter = f"_fldset({{}}, {lv[2]!r}, {tmp})" if lv[0] == "lfield" else f"_fldsets({{}}, {tuple(lv[2])!r}, {tmp})"
+        if lv[1][0] == "lfield" and self.program.bitfields.special(lv[1][2]):
+            # x.f.g = v: the holder x.f may itself be a bitfield: change a copy of it, then store that as x.f
+            inner, new = self.new_tmp(), self.new_tmp()
+            self.emit(d, f"{inner} = {self.expr(_rvalue(lv[1]))}")
+            self.emit(d, f"{new} = {setter.format(inner)}")
+            self.emit(d, f"if {new} is not None:")
+            self.store(lv[1], new, d + 1)
+            return
         root, keys = self.access_path(lv[1], d)
         holder = root + "".join(f"[{k}]" for k in keys)
         new = self.new_tmp()
-        self.emit(d, f"{new} = _fldset({holder}, {lv[2]!r}, {tmp})")
+        self.emit(d, f"{new} = {setter.format(holder)}")
         self.emit(d, f"if {new} is not None:")
         self.emit(d + 1, f"{holder} = {new}")
 
@@ -254,3 +279,14 @@ class StmtGen(CodeGen):
         if j is not None:
             self.emit(d, f"_D.add(({j}, {''.join(k + ', ' for k in keys)}))")
         return container, keys
+
+
+def _rvalue(lv):
+    """The expression reading what an assignment target (``lvar``, ``lfield``, ``laget``) names."""
+    if lv[0] == "lvar":
+        return ("var", 0, lv[1])
+    if lv[0] == "lfield":
+        return ("field", 0, _rvalue(lv[1]), lv[2])
+    if lv[0] == "laget":
+        return ("aget", 0, _rvalue(lv[1]), lv[2])
+    raise AslCompileError(f"unsupported assignment target {lv[0]}")

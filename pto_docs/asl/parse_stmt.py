@@ -148,6 +148,8 @@ def _assert(p, pos):
 
 def _decl(p, pos):
     kind = p.toks[p.i - 1][0]
+    if kind == "constant":  # as ASLRef: a constant is global
+        p.error("a local 'constant' declaration is not valid ASL (declare it global, or use 'let')", pos)
     if p.accept("("):
         items = []
         while True:
@@ -155,6 +157,8 @@ def _decl(p, pos):
             if not p.accept(","):
                 break
         p.expect(")")
+        if all(item is None for item in items):
+            p.error("a local declaration must declare at least one name", pos)
         target = items
     else:
         target = p.ident()

@@ -287,8 +287,10 @@ class Parser:
             slices = self.slice_list()
             name = self.ident()
             sub = self.bitfields() if self.peek() == "{" else None
-            if self.accept(":"):
-                self.type_()
+            if self.accept(":"):  # [16:1] time : bits(16) { [0] odd_even }: the type's bitfields are nested ones
+                ty = self.type_()
+                if ty[0] == "bits" and ty[2] and not sub:
+                    sub = ty[2]
             out.append((name, slices, sub))
             if not self.accept(","):
                 break
@@ -420,9 +422,8 @@ class Parser:
                 out.append(("range", first, self.expr()))
             elif self.accept("+:"):
                 out.append(("len", first, self.expr()))
-            elif self.accept("*:"):
-                width = self.expr()
-                out.append(("len", ("bin", 0, "*", first, width), width))
+            elif self.peek() == "*:":
+                self.error("'x[i *: w]' is obsolete syntax: write x[i * w +: w]")
             else:
                 out.append(("single", first))
             if not self.accept(","):

@@ -153,7 +153,8 @@ class Program:
         self.ns = dict(HELPERS)
         self.bitfields = Bitfields(self)
         self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps,
-                       _fld=self.bitfields.get, _flds=self.bitfields.get_many, _fldset=self.bitfields.set)
+                       _fld=self.bitfields.get, _flds=self.bitfields.get_many, _fldset=self.bitfields.set,
+                       _fldsets=self.bitfields.set_many)
         self.add(decls)
 
     # declarations -----------------------------------------------------------------------------

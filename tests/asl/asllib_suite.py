@@ -252,6 +252,11 @@ def run_ours_all(root: Path, names: list[str], jobs: int = 2, timeout: float = O
                 conn.close()
             elif not proc.is_alive():
                 results[name] = Outcome("traceback", detail=f"child died (exit {proc.exitcode})")
+                try:  # it may have sent its result just after the poll above, then ended
+                    if conn.poll(0):
+                        results[name] = conn.recv()
+                except EOFError:
+                    pass
                 conn.close()
             elif time.monotonic() - started > timeout:
                 proc.kill()
