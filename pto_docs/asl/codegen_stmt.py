@@ -43,11 +43,43 @@ class StmtGen(CodeGen):
         self.emit(d, f"raise AslUnreachable({s[2]!r})")
 
     def s_throw(self, s, d):
-        if s[2] is None:
-            self.emit(d, "raise AslError('rethrow outside a catcher is not supported')")
+        name = self.exception_type(s[2])
+        if name is None:  # not known from the text: the exception type whose fields the value has, if one
+            tmp = self.new_tmp()
+            self.emit(d, f"{tmp} = {self.rhs(s[2])}")
+            self.emit(d, f"raise AslThrow({tmp}, _exc_type({tmp}))")
             return
-        name = s[2][2] if s[2][0] == "record" else "exception"
         self.emit(d, f"raise AslThrow({self.rhs(s[2])}, {name!r})")
+
+    def exception_type(self, e) -> str | None:
+        """The static type name of a thrown expression, where the text gives it: a record literal, a local,
+        parameter or global declared with a named type or initialised with a record literal, a catcher's
+        name, a call of a function declared to return a named type."""
+        tag = e[0]
+        if tag == "record":
+            return e[2]
+        if tag == "var":
+            if e[2] in self.locals:
+                return getattr(self, "known_types", {}).get(e[2])
+            for g in self.program.global_decls:
+                if g[3] == e[2]:
+                    return _type_name(g[4]) or (self.exception_type(g[5]) if g[5] is not None else None)
+            return None
+        if tag == "call":
+            names = {_type_name(f.decl[7]) for f in self.program.functions.get(e[2], ())}
+            return names.pop() if len(names) == 1 else None
+        if tag == "if":
+            then = self.exception_type(e[3])
+            return then if then == self.exception_type(e[4]) else None
+        return None
+
+    def note_type(self, name: str, ty, init=None):
+        known = self.__dict__.setdefault("known_types", {})
+        found = _type_name(ty) or (self.exception_type(init) if init is not None else None)
+        if found:
+            known[name] = found
+        else:
+            known.pop(name, None)
 
     def s_print(self, s, d):
         parts = " + ".join(f"_fmt({self.expr(a)})" for a in s[2]) or "''"
@@ -143,6 +175,7 @@ class StmtGen(CodeGen):
             self.emit(d + 1, f"{keyword} {exc}.type_name == {type_name!r}:")
             if name:
                 self.emit(d + 2, f"l_{name} = {exc}.value")
+                self.note_type(name, ty)
             self.block(body, d + 2)
             keyword = "elif"
         tail = d + 1
@@ -159,6 +192,7 @@ class StmtGen(CodeGen):
         target, ty, init = s[3], s[4], s[5]
         value = self.rhs(init) if init is not None else self.base(ty)
         if isinstance(target, str):
+            self.note_type(target, ty, init)
             self.emit(d, f"l_{target} = {value}")
         else:
             names = ", ".join(f"l_{n}" if n else "_" for n in target)
@@ -290,3 +324,7 @@ def _rvalue(lv):
     if lv[0] == "laget":
         return ("aget", 0, _rvalue(lv[1]), lv[2])
     raise AslCompileError(f"unsupported assignment target {lv[0]}")
+
+
+def _type_name(ty) -> str | None:
+    return ty[1] if ty is not None and ty[0] == "named" else None

@@ -195,7 +195,9 @@ def _unreachable(p, pos):
 
 
 def _throw(p, pos):
-    e = None if p.peek() == ";" else p.expr()
+    if p.peek() == ";":  # as ASLRef at the commit pto-spec pins: no re-throw statement
+        p.error("'throw' needs an exception value ('throw;' is not ASL v1)")
+    e = p.expr()
     p.expect(";")
     return ("throw", pos, e, p.loc(pos))
 
@@ -230,7 +232,13 @@ def assign_or_call(p, pos):
             if call[0] == "call" and p.accept("="):
                 value = p.expr()
                 p.expect(";")
-                return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
+                if value[0] in ("lit", "var"):
+                    return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
+                # as ASLRef, the value is evaluated before the setter's arguments
+                tmp = f"__setter_value_{pos}"
+                return ("if", pos, ("lit", pos, True), [
+                    ("decl", pos, "let", tmp, None, value),
+                    ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [("var", pos, tmp)])], [])
             if call[0] == "call" and p.peek() in (".", "[", "[["):
                 return _write_through_accessor(p, pos, call)
             p.error("expected ';' after a procedure call")

@@ -154,7 +154,7 @@ class Program:
         self.bitfields = Bitfields(self)
         self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps,
                        _fld=self.bitfields.get, _flds=self.bitfields.get_many, _fldset=self.bitfields.set,
-                       _fldsets=self.bitfields.set_many)
+                       _fldsets=self.bitfields.set_many, _exc_type=self.exception_type_of)
         self.add(decls)
 
     # declarations -----------------------------------------------------------------------------
@@ -292,6 +292,8 @@ class Program:
         _declared_names(body, owned, owned_only=True)
         # returned without a copy: the declared locals and the parameters copied on entry (below)
         gen.owned = set(owned) | {n for n in names if n in mutated}
+        for n, ty in params + args:
+            gen.note_type(n, ty)
         gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
         for n in names:
             if n in mutated:
@@ -391,6 +393,17 @@ class Program:
             raise AslError("no overload matches the argument values")
 
         return choose
+
+    def exception_type_of(self, value) -> str:
+        """The exception type a thrown value has when the text does not say: the one exception type declared
+        with exactly its fields, else 'exception' (no catcher names that)."""
+        if type(value) is dict:
+            fields = set(value)
+            found = [n for n, ty in self.types.decls.items()
+                     if ty[0] == "exception" and {f for f, _ in ty[1]} == fields]
+            if len(found) == 1:
+                return found[0]
+        return "exception"
 
     def call(self, name, *args):
         for c in self.functions.get(name, ()):

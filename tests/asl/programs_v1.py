@@ -1,6 +1,6 @@
 """ASL v1 programs beyond what pto-spec uses (issue 34), run by both ASLRef and pto_docs.asl like programs.py's:
 bitfields and tuple items, '++' on any values, the reach of 'as', globals initialised in ASLRef's order,
-writes through accessors and pragma, more of the standard library."""
+writes through accessors and pragma, more of the standard library, the exception type of any thrown value."""
 
 PROGRAMS_V1 = {
     "bitfields_and_tuple_items": """
@@ -114,6 +114,66 @@ func main() => integer
 begin
     println AlignDownSize(13, 4);
     println AlignUpP2(-13, 2);
+    return 0;
+end;
+""",
+    "exception_types_of_any_thrown_value": """
+type E of exception { code: integer };
+type F of exception { why: string };
+type Empty of exception {-};
+
+var Saved: E = E { code = 11 };
+
+func MakeF(s: string) => F
+begin
+    return F { why = s };
+end;
+
+func ThrowLocal()
+begin
+    let e = E { code = 3 };
+    throw e;
+end;
+
+func ThrowParam(x: F)
+begin
+    throw x;
+end;
+
+func Rethrow()
+begin
+    try
+        throw Empty {-};
+    catch
+        when Empty => println "caught Empty, throwing another";
+            throw Empty {-};
+    end;
+end;
+
+func Try(n: integer)
+begin
+    try
+        case n of
+            when 0 => ThrowLocal();
+            when 1 => ThrowParam(MakeF("param"));
+            when 2 => throw MakeF("call");
+            when 3 => throw Saved;
+            when 4 => Rethrow();
+            otherwise => throw (if n > 10 then E { code = n } else E { code = -n });
+        end;
+    catch
+        when x: E => println "E ", x.code;
+        when y: F => println "F ", y.why;
+        when Empty => println "Empty";
+        otherwise => println "otherwise";
+    end;
+end;
+
+func main() => integer
+begin
+    for n = 0 to 5 do
+        Try(n);
+    end;
     return 0;
 end;
 """,
