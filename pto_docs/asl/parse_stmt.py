@@ -232,9 +232,9 @@ def assign_or_call(p, pos):
             if call[0] == "call" and p.accept("="):
                 value = p.expr()
                 p.expect(";")
-                if value[0] in ("lit", "var"):
+                if not (_calls_something(value) and any(_calls_something(a) for a in call[3] + call[4])):
                     return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
-                # as ASLRef, the value is evaluated before the setter's arguments
+                # as ASLRef, the value is evaluated before the setter's arguments (seen only when both call)
                 tmp = f"__setter_value_{pos}"
                 return ("if", pos, ("lit", pos, True), [
                     ("decl", pos, "let", tmp, None, value),
@@ -248,6 +248,19 @@ def assign_or_call(p, pos):
     value = p.expr()
     p.expect(";")
     return ("assign", pos, target, value)
+
+
+def _calls_something(e) -> bool:
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if type(n) is tuple:
+            if n and n[0] == "call":
+                return True
+            stack.extend(n)
+        elif type(n) is list:
+            stack.extend(n)
+    return False
 
 
 def _write_through_accessor(p, pos, call):
