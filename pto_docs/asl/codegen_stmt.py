@@ -197,6 +197,10 @@ class StmtGen(CodeGen):
         else:
             names = ", ".join(f"l_{n}" if n else "_" for n in target)
             self.emit(d, f"{names}, = {value}")
+            if init is not None and init[0] in ("var", "field", "aget"):  # a stored tuple: its parts are copied
+                for n in target:
+                    if n:
+                        self.emit(d, f"l_{n} = _cp(l_{n})")
 
     def s_vars(self, s, d):
         for name in s[2]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from .aliasing import GlobalWrites, global_roots
 from .bitfields import Bitfields
 from .codegen_stmt import StmtGen
 from .compile_expr import ExprCompiler, constant, fold
@@ -152,6 +153,7 @@ class Program:
         self.steps = [STEP_BUDGET]  # loop iterations left before the run is stopped (see reset)
         self.ns = dict(HELPERS)
         self.bitfields = Bitfields(self)
+        self.global_writes = GlobalWrites(self)
         self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps,
                        _fld=self.bitfields.get, _flds=self.bitfields.get_many, _fldset=self.bitfields.set,
                        _fldsets=self.bitfields.set_many, _exc_type=self.exception_type_of)
@@ -180,6 +182,7 @@ class Program:
 
     def _add_function(self, d):
         self.fn_counter += 1
+        self.global_writes.memo.clear()
         fn = Function(d, self, f"F{self.fn_counter}_{d[2]}")
         bucket = self.functions.setdefault(d[2], [])
         for i, other in enumerate(bucket):
@@ -307,7 +310,7 @@ class Program:
     def call_code(self, gen, name, params, args) -> str:
         """Python code calling subprogram ``name`` (overloads resolved by arity, then by value types)."""
         candidates = self.functions[name]
-        codes = [gen.expr(p) for p in params] + [gen.expr(a) for a in args]
+        codes = [gen.expr(p) for p in params] + [self._argument(gen, name, a) for a in args]
         fitting = [c for c in candidates if c.arity == len(codes)]
         if not fitting and params:
             codes = codes[len(params):]
@@ -322,6 +325,14 @@ class Program:
         ns = self.ns
         self.ns[key] = lambda *vals: ns[chooser(vals).pyname](*vals)
         return f"{key}({', '.join(codes)})"
+
+    def _argument(self, gen, callee: str, a) -> str:
+        """An argument's code: copied when it is read from a global the callee may write (aliasing.py)."""
+        code = gen.expr(a)
+        roots = global_roots(a, gen.locals, self.global_index)
+        if roots and not self.global_writes.of(callee).isdisjoint(roots):
+            return f"_cp({code})"
+        return code
 
     def compile_call(self, comp, name, params, args, pos):
         pfns = [comp.expr(p) for p in params]

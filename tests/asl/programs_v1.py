@@ -1,6 +1,7 @@
 """ASL v1 programs beyond what pto-spec uses (issue 34), run by both ASLRef and pto_docs.asl like programs.py's:
 bitfields and tuple items, '++' on any values, the reach of 'as', globals initialised in ASLRef's order,
-writes through accessors and pragma, more of the standard library, the exception type of any thrown value."""
+writes through accessors and pragma, more of the standard library, the exception type of any thrown value,
+value semantics of arguments read from globals and of destructured stored tuples."""
 
 PROGRAMS_V1 = {
     "bitfields_and_tuple_items": """
@@ -175,6 +176,48 @@ begin
         Try(n);
     end;
     return 0;
+end;
+""",
+    "arguments_from_globals_and_destructuring_never_alias": """
+type R of record { a: integer };
+var G: R;
+var Arr: array[[2]] of R;
+type E of exception { code: integer };
+
+func F(r: R) => integer
+begin
+  G.a = 5;
+  return r.a;
+end;
+
+func H(r: R) => integer
+begin
+  Arr[[0]].a = 7;
+  return r.a;
+end;
+
+func Thrower()
+begin
+  let e = E { code = 3 };
+  throw e;
+end;
+
+func main() => integer
+begin
+  println F(G);
+  println H(Arr[[0]]);
+  println F(if TRUE then G else G);
+  try
+    Thrower();
+  catch
+    when x: E => println "E ", x.code;
+    otherwise => println "otherwise";
+  end;
+  let t = (G, 1);
+  var (u, v) = t;
+  u.a = 9;
+  println G.a, " ", t.item0.a;
+  return 0;
 end;
 """,
 }
