@@ -235,6 +235,9 @@ class CodeGen:
         return f"(({tmp} := {self.expr(e[2])}) is not None and {body})"
 
     def x_arb(self, e):
+        ty = self.program.types.resolve(e[2])
+        if ty[0] == "int" and ty[1]:  # as ASLRef: the first constraint's lowest value (the base value is another)
+            return f"({self.expr(ty[1][0][0])})"
         return self.base(e[2])
 
     def x_record(self, e):

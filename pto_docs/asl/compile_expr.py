@@ -288,6 +288,9 @@ class ExprCompiler:
         return lambda f, v: v >= x(f)
 
     def e_arb(self, e):
+        ty = self.program.types.resolve(e[2])
+        if ty[0] == "int" and ty[1]:  # as ASLRef: the first constraint's lowest value (the base value is another)
+            return self.expr(ty[1][0][0])
         return self.program.types.base_value(e[2], self)
 
     def e_record(self, e):

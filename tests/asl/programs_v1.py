@@ -220,4 +220,19 @@ begin
   return 0;
 end;
 """,
+    "arbitrary_of_constrained_integers": """
+type Small of integer{-3..3};
+
+func main() => integer
+begin
+  var s: Small;
+  println s, " ", ARBITRARY: Small;
+  println ARBITRARY: integer{-5..5};
+  println ARBITRARY: integer{3..7, -2..-1};
+  println ARBITRARY: integer{7, 3};
+  println ARBITRARY: integer;
+  println ARBITRARY: integer{4..9};
+  return 0;
+end;
+""",
 }
