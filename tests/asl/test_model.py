@@ -18,17 +18,28 @@ def test_source_order_respects_dependencies_then_paths():
 
 
 def test_parse_cache_is_reused_and_damage_is_repaired(tmp_path):
+    from pto_docs.store.seal import SealedFolder, Sealer
+    cache = SealedFolder(tmp_path, Sealer(b"a test's own key, 32 bytes long!"))
     parts = [("a.asl", "constant K = 1;\n")]
-    first = model_from_sources(parts, {}, tmp_path)
+    first = model_from_sources(parts, {}, cache)
     files = list(tmp_path.glob("asl-model-*.pickle"))
     assert len(files) == 1 and first.decls[0][3] == "K"
+    assert cache.sealer.open(files[0].name, files[0].read_bytes()) is not None  # sealed with the key given
     files[0].write_bytes(b"not a pickle")
-    again = model_from_sources(parts, {}, tmp_path)
+    again = model_from_sources(parts, {}, cache)
     assert again.decls == first.decls and again.digest == first.digest
-    other = model_from_sources([("a.asl", "constant K = 2;\n")], {}, tmp_path)
+    assert cache.sealer.open(files[0].name, files[0].read_bytes()) is not None  # rewritten
+    other = model_from_sources([("a.asl", "constant K = 2;\n")], {}, cache)
     assert other.digest != first.digest
     assert len(list(tmp_path.glob("asl-model-*.pickle"))) == 2
     json.dumps(first.digest)
+
+
+def test_a_bare_path_is_no_cache(tmp_path):
+    """asl/ caches only through a sealed cache object its caller gives (pto_docs.store): a plain folder is not
+    written, so nothing unauthenticated is ever read back."""
+    model_from_sources([("a.asl", "constant K = 1;\n")], {}, tmp_path)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unwritable_cache_only_costs_time(tmp_path):
