@@ -19,7 +19,7 @@ from .values import BV
 NATIVE_BINARY = {"+": "+", "-": "-", "AND": "&", "OR": "|", "XOR": "^", "EOR": "^",
                  "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
 HELPER_BINARY = {"*": "_mul", "DIV": "_div", "DIVRM": "_divrm", "MOD": "_mod", "/": "_rdiv", "RDIV": "_rdiv",
-                 "::": "_cat", "++": "_cat", "^": "_pow", "<<": "_shl", ">>": "_shr", "<=>": "_eq"}
+                 "::": "_cat", "++": "_strcat", "^": "_pow", "<<": "_shl", ">>": "_shr", "<=>": "_eq"}
 _NO = object()
 PATH_TAGS = ("var", "field", "aget")
 
@@ -156,10 +156,14 @@ class CodeGen:
         return self.program.call_code(self, name, params, args)
 
     def x_field(self, e):
+        if self.program.bitfields.special(e[3]):
+            return f"_fld({self.expr(e[2])}, {e[3]!r})"
         return f"{self.expr(e[2])}[{e[3]!r}]"
 
     def x_fields(self, e):
         names = e[3]
+        if any(self.program.bitfields.special(n) for n in names):
+            return f"_flds({self.expr(e[2])}, {tuple(names)!r})"
         return f"_getfields({self.expr(e[2])}, {tuple(names)!r})"
 
     def x_aget(self, e):
@@ -232,6 +236,9 @@ class CodeGen:
         return f"(({tmp} := {self.expr(e[2])}) is not None and {body})"
 
     def x_arb(self, e):
+        ty = self.program.types.resolve(e[2])
+        if ty[0] == "int" and ty[1]:  # as ASLRef: the first constraint's lowest value (the base value is another)
+            return f"({self.expr(ty[1][0][0])})"
         return self.base(e[2])
 
     def x_record(self, e):

@@ -43,11 +43,43 @@ class StmtGen(CodeGen):
         self.emit(d, f"raise AslUnreachable({s[2]!r})")
 
     def s_throw(self, s, d):
-        if s[2] is None:
-            self.emit(d, "raise AslError('rethrow outside a catcher is not supported')")
+        name = self.exception_type(s[2])
+        if name is None:  # not known from the text: the exception type whose fields the value has, if one
+            tmp = self.new_tmp()
+            self.emit(d, f"{tmp} = {self.rhs(s[2])}")
+            self.emit(d, f"raise AslThrow({tmp}, _exc_type({tmp}))")
             return
-        name = s[2][2] if s[2][0] == "record" else "exception"
         self.emit(d, f"raise AslThrow({self.rhs(s[2])}, {name!r})")
+
+    def exception_type(self, e) -> str | None:
+        """The static type name of a thrown expression, where the text gives it: a record literal, a local,
+        parameter or global declared with a named type or initialised with a record literal, a catcher's
+        name, a call of a function declared to return a named type."""
+        tag = e[0]
+        if tag == "record":
+            return e[2]
+        if tag == "var":
+            if e[2] in self.locals:
+                return getattr(self, "known_types", {}).get(e[2])
+            for g in self.program.global_decls:
+                if g[3] == e[2]:
+                    return _type_name(g[4]) or (self.exception_type(g[5]) if g[5] is not None else None)
+            return None
+        if tag == "call":
+            names = {_type_name(f.decl[7]) for f in self.program.functions.get(e[2], ())}
+            return names.pop() if len(names) == 1 else None
+        if tag == "if":
+            then = self.exception_type(e[3])
+            return then if then == self.exception_type(e[4]) else None
+        return None
+
+    def note_type(self, name: str, ty, init=None):
+        known = self.__dict__.setdefault("known_types", {})
+        found = _type_name(ty) or (self.exception_type(init) if init is not None else None)
+        if found:
+            known[name] = found
+        else:
+            known.pop(name, None)
 
     def s_print(self, s, d):
         parts = " + ".join(f"_fmt({self.expr(a)})" for a in s[2]) or "''"
@@ -145,6 +177,7 @@ class StmtGen(CodeGen):
             self.emit(d + 1, f"{keyword} {exc}.type_name == {type_name!r}:")
             if name:
                 self.emit(d + 2, f"l_{name} = {exc}.value")
+                self.note_type(name, ty)
             self.block(body, d + 2)
             keyword = "elif"
         tail = d + 1
@@ -161,10 +194,15 @@ class StmtGen(CodeGen):
         target, ty, init = s[3], s[4], s[5]
         value = self.rhs(init) if init is not None else self.base(ty)
         if isinstance(target, str):
+            self.note_type(target, ty, init)
             self.emit(d, f"l_{target} = {value}")
         else:
             names = ", ".join(f"l_{n}" if n else "_" for n in target)
             self.emit(d, f"{names}, = {value}")
+            if init is not None and init[0] in ("var", "field", "aget"):  # a stored tuple: its parts are copied
+                for n in target:
+                    if n:
+                        self.emit(d, f"l_{n} = _cp(l_{n})")
 
     def s_vars(self, s, d):
         for name in s[2]:
@@ -189,6 +227,20 @@ class StmtGen(CodeGen):
             return
         if tag not in ("lvar", "lfield", "laget", "lslice", "lfields"):
             raise AslCompileError(f"unsupported assignment target {tag}")
+        if tag == "lfield" and self.program.bitfields.special(lv[2]):
+            self.store_special_field(lv, value, d)
+            return
+        if tag == "lfields" and any(self.program.bitfields.special(n) for n in lv[2]):
+            self.store_special_field(lv, value, d)
+            return
+        if tag == "lslice" and self._through_special_field(lv[1]):
+            # x.f[s] = v where x.f may be a bitfield: the slice of a copy, stored back as x.f
+            tmp, new = self.new_tmp(), self.new_tmp()
+            self.emit(d, f"{tmp} = {value}")
+            flat = ", ".join(f"({lo}, {w})" for lo, w in self.slice_parts(lv[2]))
+            self.emit(d, f"{new} = _setslices({self.expr(_rvalue(lv[1]))}, ({flat},), {tmp})")
+            self.store(lv[1], new, d)
+            return
         root, keys = self.access_path(lv, d)
         if tag in ("lslice", "lfields"):
             current = root + "".join(f"[{k}]" for k in keys)
@@ -204,6 +256,35 @@ class StmtGen(CodeGen):
             return
         container = root + "".join(f"[{k}]" for k in keys[:-1])
         self.emit(d, f"{container}[{keys[-1]}] = {value}")
+
+    def _through_special_field(self, lv) -> bool:
+        while lv[0] in ("lfield", "laget"):
+            if lv[0] == "lfield" and self.program.bitfields.special(lv[2]):
+                return True
+            lv = lv[1]
+        return False
+
+    def store_special_field(self, lv, value: str, d):
+        """``x.f = v`` where ``f`` may name a bitfield: a bitvector holder gets a new value, a record changes."""
+        if lv[1][0] not in ("lvar", "lfield", "laget"):
+            raise AslCompileError(f"unsupported assignment target {lv[1][0]}.{lv[2]}")
+        tmp = self.new_tmp()
+        self.emit(d, f"{tmp} = {value}")
+        setter = f"_fldset({{}}, {lv[2]!r}, {tmp})" if lv[0] == "lfield" else f"_fldsets({{}}, {tuple(lv[2])!r}, {tmp})"
+        if lv[1][0] == "lfield" and self.program.bitfields.special(lv[1][2]):
+            # x.f.g = v: the holder x.f may itself be a bitfield: change a copy of it, then store that as x.f
+            inner, new = self.new_tmp(), self.new_tmp()
+            self.emit(d, f"{inner} = {self.expr(_rvalue(lv[1]))}")
+            self.emit(d, f"{new} = {setter.format(inner)}")
+            self.emit(d, f"if {new} is not None:")
+            self.store(lv[1], new, d + 1)
+            return
+        root, keys = self.access_path(lv[1], d)
+        holder = root + "".join(f"[{k}]" for k in keys)
+        new = self.new_tmp()
+        self.emit(d, f"{new} = {setter.format(holder)}")
+        self.emit(d, f"if {new} is not None:")
+        self.emit(d + 1, f"{holder} = {new}")
 
     def access_path(self, lv, d) -> tuple[str, list[str]]:
         """The root variable and the key codes (field names, checked indices) down to the target.
@@ -238,3 +319,18 @@ class StmtGen(CodeGen):
         if j is not None:
             self.emit(d, f"_D.add(({j}, {''.join(k + ', ' for k in keys)}))")
         return container, keys
+
+
+def _rvalue(lv):
+    """The expression reading what an assignment target (``lvar``, ``lfield``, ``laget``) names."""
+    if lv[0] == "lvar":
+        return ("var", 0, lv[1])
+    if lv[0] == "lfield":
+        return ("field", 0, _rvalue(lv[1]), lv[2])
+    if lv[0] == "laget":
+        return ("aget", 0, _rvalue(lv[1]), lv[2])
+    raise AslCompileError(f"unsupported assignment target {lv[0]}")
+
+
+def _type_name(ty) -> str | None:
+    return ty[1] if ty is not None and ty[0] == "named" else None

@@ -138,7 +138,7 @@ class ExprCompiler:
             try:
                 return v[name]
             except (KeyError, TypeError):
-                raise AslError(f"no field {name} in {type(v).__name__} value") from None
+                return self.program.bitfields.get(v, name)
 
         return get
 
@@ -147,12 +147,7 @@ class ExprCompiler:
         names = e[3]
 
         def get(f):
-            v = base(f)
-            out = v[names[0]]
-            for n in names[1:]:
-                x = v[n]
-                out = BV((out.val << x.width) | x.val, out.width + x.width)
-            return out
+            return self.program.bitfields.get_many(base(f), names)
 
         return get
 
@@ -298,6 +293,9 @@ class ExprCompiler:
         return lambda f, v: v >= x(f)
 
     def e_arb(self, e):
+        ty = self.program.types.resolve(e[2])
+        if ty[0] == "int" and ty[1]:  # as ASLRef: the first constraint's lowest value (the base value is another)
+            return self.expr(ty[1][0][0])
         return self.program.types.base_value(e[2], self)
 
     def e_record(self, e):

@@ -115,6 +115,10 @@ def _string(token: str, text: str, path: str, pos: int) -> str:
 
 def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
     """The tokens of ``text`` by one pass of the master expression, then ``EOF``."""
+    tab = text.find("\t")
+    if tab >= 0:  # ASL v1 has no tab character anywhere, comments and strings included (ASLRef: lexical error)
+        line, col = LineMap(text).locate(tab)
+        raise AslSyntaxError(path, line, col, "a tab character (ASL allows none, not even in a comment or string)")
     tokens: list[tuple[str, object, int]] = []
     append = tokens.append
     pos = 0

@@ -48,6 +48,8 @@ def checked_product(v):
 
 
 def rdiv(a, b):
+    if type(a) not in (int, Fraction) or type(b) not in (int, Fraction):
+        _bad("/", a, b)
     if b == 0:
         raise AslError("division by zero")
     return Fraction(a) / Fraction(b)
@@ -95,7 +97,7 @@ def shr(a, b):
 
 
 def power(a, b):
-    if type(a) is int and b < 0:
+    if (type(a) is int or a == 0) and b < 0:
         raise AslError(f"illegal application of operator ^ for values {a} and {b}")
     if type(b) is int and abs(b) > 64:
         t = type(a)
@@ -126,15 +128,24 @@ def bxor(a, b):
     return BV(a.val ^ b.val, a.width)
 
 
+def _joined(a: str, b: str) -> str:
+    if len(a) + len(b) > MAX_BITS:
+        raise AslLimitError(f"a string of {len(a) + len(b):,} characters is beyond the limit of {MAX_BITS:,}")
+    return a + b
+
+
 def concat(a, b):
     if type(a) is str:
-        if len(a) + len(b) > MAX_BITS:
-            raise AslLimitError(f"a string of {len(a) + len(b):,} characters is beyond the limit of {MAX_BITS:,}")
-        return a + b
+        return _joined(a, b)
     w = a.width + b.width
     if w > 65536:
         check_width(w)
     return BV((a.val << b.width) | b.val, w)
+
+
+def strcat(a, b):
+    """``a ++ b``: string concatenation; any other operand is first printed as ``print`` prints it."""
+    return _joined(a if type(a) is str else format_value(a), b if type(b) is str else format_value(b))
 
 
 def lt(a, b):
@@ -172,7 +183,7 @@ def equiv(a, b):
 BINARY = {
     "+": add, "-": sub, "*": mul, "/": rdiv, "RDIV": rdiv, "DIV": div, "DIVRM": divrm, "MOD": mod,
     "<<": shl, ">>": shr, "^": power, "AND": band, "OR": bor, "XOR": bxor, "EOR": bxor,
-    "::": concat, "++": concat, "<": lt, "<=": le, ">": gt, ">=": ge, "==": eq, "!=": ne,
+    "::": concat, "++": strcat, "<": lt, "<=": le, ">": gt, ">=": ge, "==": eq, "!=": ne,
     "==>": implies, "<=>": equiv,
 }
 

@@ -116,6 +116,21 @@ def _pass(p, pos):
     return ("pass", pos)
 
 
+def _pragma(p, pos):
+    """``pragma name [e {, e}];``: parsed, then ignored (ASLRef warns that it ignores it)."""
+    pragma_args(p)
+    return ("pass", pos)
+
+
+def pragma_args(p):
+    p.ident()
+    if p.peek() != ";":
+        p.expr()
+        while p.accept(","):
+            p.expr()
+    p.expect(";")
+
+
 def _return(p, pos):
     e = None if p.peek() == ";" else p.expr()
     p.expect(";")
@@ -133,6 +148,8 @@ def _assert(p, pos):
 
 def _decl(p, pos):
     kind = p.toks[p.i - 1][0]
+    if kind == "constant":  # as ASLRef: a constant is global
+        p.error("a local 'constant' declaration is not valid ASL (declare it global, or use 'let')", pos)
     if p.accept("("):
         items = []
         while True:
@@ -140,6 +157,8 @@ def _decl(p, pos):
             if not p.accept(","):
                 break
         p.expect(")")
+        if all(item is None for item in items):
+            p.error("a local declaration must declare at least one name", pos)
         target = items
     else:
         target = p.ident()
@@ -176,7 +195,9 @@ def _unreachable(p, pos):
 
 
 def _throw(p, pos):
-    e = None if p.peek() == ";" else p.expr()
+    if p.peek() == ";":  # as ASLRef at the commit pto-spec pins: no re-throw statement
+        p.error("'throw' needs an exception value ('throw;' is not ASL v1)")
+    e = p.expr()
     p.expect(";")
     return ("throw", pos, e, p.loc(pos))
 
@@ -184,7 +205,7 @@ def _throw(p, pos):
 _HANDLERS = {
     "if": _if, "case": _case, "while": _while, "for": _for, "repeat": _repeat, "try": _try,
     "pass": _pass, "return": _return, "assert": _assert, "let": _decl, "var": _decl,
-    "constant": _decl, "print": _print, "println": _print, "unreachable": _unreachable, "throw": _throw,
+    "constant": _decl, "pragma": _pragma, "print": _print, "println": _print, "unreachable": _unreachable, "throw": _throw,
 }
 
 
@@ -211,7 +232,15 @@ def assign_or_call(p, pos):
             if call[0] == "call" and p.accept("="):
                 value = p.expr()
                 p.expect(";")
-                return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
+                if not (_calls_something(value) and any(_calls_something(a) for a in call[3] + call[4])):
+                    return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
+                # as ASLRef, the value is evaluated before the setter's arguments (seen only when both call)
+                tmp = f"__setter_value_{pos}"
+                return ("if", pos, ("lit", pos, True), [
+                    ("decl", pos, "let", tmp, None, value),
+                    ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [("var", pos, tmp)])], [])
+            if call[0] == "call" and p.peek() in (".", "[", "[["):
+                return _write_through_accessor(p, pos, call)
             p.error("expected ';' after a procedure call")
         p.i -= 1
         target = lexpr(p)
@@ -221,12 +250,38 @@ def assign_or_call(p, pos):
     return ("assign", pos, target, value)
 
 
+def _calls_something(e) -> bool:
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if type(n) is tuple:
+            if n and n[0] == "call":
+                return True
+            stack.extend(n)
+        elif type(n) is list:
+            stack.extend(n)
+    return False
+
+
+def _write_through_accessor(p, pos, call):
+    """``F(args).f = e;``, ``F(args)[s] = e;`` and deeper: as ASLRef, read with the getter into a local, change
+    the local, write it back with the setter (in a block of its own: ``if TRUE then … end``)."""
+    tmp = f"__accessor_{pos}"
+    target = lexpr(p, ("lvar", tmp))
+    p.expect("=")
+    value = p.expr()
+    p.expect(";")
+    body = [("decl", pos, "var", tmp, None, call), ("assign", pos, target, value),
+            ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [("var", pos, tmp)])]
+    return ("if", pos, ("lit", pos, True), body, [])
+
+
 def _is_record(p):
     return p.kinds[p.i] == "{" and p.kinds[p.i + 1] == "ID" and p.kinds[p.i + 2] == "="
 
 
-def lexpr(p):
-    target = ("lvar", p.ident())
+def lexpr(p, target=None):
+    target = ("lvar", p.ident()) if target is None else target
     while True:
         k = p.peek()
         if k == ".":

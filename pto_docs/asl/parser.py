@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from .lexer import AslSyntaxError, LineMap, tokenize
 from .parse_expr import parse_primary
-from .parse_stmt import parse_stmt
+from .parse_stmt import parse_stmt, pragma_args
 from .values import BV
 
 PREC = {
@@ -82,7 +82,9 @@ class Parser:
         decls = []
         while self.peek() != "EOF":
             d = self.decl()
-            if d[0] == "accessor":
+            if d[0] == "pragma":
+                continue
+            if d[0] in ("accessor", "many"):
                 decls.extend(d[2:])
             else:
                 decls.append(d)
@@ -102,6 +104,10 @@ class Parser:
         if k in ("func", "procedure"):
             self.i += 1
             return self.func_decl(pos, qualifier, override)
+        if k == "pragma" and not (qualifier or override):
+            self.i += 1
+            pragma_args(self)
+            return ("pragma", pos)
         if k == "accessor":
             self.i += 1
             return self.accessor_decl(pos, override)
@@ -120,8 +126,18 @@ class Parser:
         if k in ("var", "let", "constant", "config"):
             self.i += 1
             name = self.ident()
+            if k == "var" and self.peek() == ",":  # var A, B: T;
+                names = [name]
+                while self.accept(","):
+                    names.append(self.ident())
+                self.expect(":")
+                ty = self.type_()
+                self.expect(";")
+                return ("many", pos, *[("global", pos, k, n, ty, None) for n in names])
             ty = self.type_() if self.accept(":") else None
             init = self.expr() if self.accept("=") else None
+            if init is None and k != "var":
+                self.error(f"a global '{k}' declaration needs an initial value: {k} {name} = e;")
             self.expect(";")
             return ("global", pos, k, name, ty, init)
         self.error(f"expected a declaration, found {str(self.toks[self.i][1])!r}")
@@ -137,6 +153,8 @@ class Parser:
                     break
             self.expect("}")
         args = self.typed_args()
+        if qualifier == "noreturn" and self.peek() == "=>":
+            self.error("a noreturn subprogram returns no value (declare it a procedure)")
         ret = self.type_() if self.accept("=>") else None
         limit = self.expr() if self.accept("recurselimit") else None
         self.expect("begin")
@@ -274,8 +292,10 @@ class Parser:
             slices = self.slice_list()
             name = self.ident()
             sub = self.bitfields() if self.peek() == "{" else None
-            if self.accept(":"):
-                self.type_()
+            if self.accept(":"):  # [16:1] time : bits(16) { [0] odd_even }: the type's bitfields are nested ones
+                ty = self.type_()
+                if ty[0] == "bits" and ty[2] and not sub:
+                    sub = ty[2]
             out.append((name, slices, sub))
             if not self.accept(","):
                 break
@@ -323,15 +343,26 @@ class Parser:
             e = ("if", pos, cond, then, self.expr())
         else:
             e = self.binary(1)
+            while self.kinds[self.i] == "as":  # as ASLRef: `a + b as T` is `(a + b) as T`, `x as T + 1` goes on
+                e = self.as_suffix(e)
+                if self.kinds[self.i] in PREC:
+                    e = self.binary(1, e)
         self.depth -= 1
         return e
 
-    def binary(self, level: int):
+    def as_suffix(self, e):
+        pos = self.toks[self.i][2]
+        self.i += 1
+        if self.peek() == "{":
+            return ("as", pos, e, ("int", self.constraints()))
+        return ("as", pos, e, self.type_())
+
+    def binary(self, level: int, left=None):
         """An expression of operators of precedence ``level`` and above. The same tree as descending one
         level at a time (``binary(L) = ops of level L over binary(L + 1)``), without the six nested calls an
         operand followed by no operator (most of them) would cost: the levels above the next operator's have
         nothing to take."""
-        left = self.unary()
+        left = self.unary() if left is None else left
         top = PREC.get(self.kinds[self.i])
         if top is None or top < level:
             return left
@@ -395,12 +426,6 @@ class Parser:
                     e = ("fields", pos, e, names)
                 else:
                     e = ("field", pos, e, self.ident())
-            elif k == "as":
-                self.i += 1
-                if self.peek() == "{":
-                    e = ("as", pos, e, ("int", self.constraints()))
-                else:
-                    e = ("as", pos, e, self.type_())
             elif k == "IN":
                 self.i += 1
                 positive = not self.accept("!")
@@ -420,9 +445,8 @@ class Parser:
                 out.append(("range", first, self.expr()))
             elif self.accept("+:"):
                 out.append(("len", first, self.expr()))
-            elif self.accept("*:"):
-                width = self.expr()
-                out.append(("len", ("bin", 0, "*", first, width), width))
+            elif self.peek() == "*:":
+                self.error("'x[i *: w]' is obsolete syntax: write x[i * w +: w]")
             else:
                 out.append(("single", first))
             if not self.accept(","):

@@ -6,6 +6,8 @@ import sys
 import time
 from contextlib import contextmanager
 
+from .aliasing import GlobalWrites, global_roots
+from .bitfields import Bitfields
 from .codegen_stmt import StmtGen
 from .compile_expr import ExprCompiler, constant, fold
 from .errors import (
@@ -17,6 +19,7 @@ from .errors import (
     has_position,
     internal_error,
 )
+from .global_order import initialisation_order
 from .runtime_helpers import HELPERS
 from .stdlib import PRIMITIVES
 from .types import TypeTable
@@ -181,8 +184,11 @@ class Program:
         self.time_limit = TIME_LIMIT
         self.steps = [0]  # steps granted and not yet taken (see tick, renew_budget)
         self.ns = dict(HELPERS)
+        self.bitfields = Bitfields(self)
+        self.global_writes = GlobalWrites(self)
         self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps,
-                       _tick=self.tick)
+                       _tick=self.tick, _fld=self.bitfields.get, _flds=self.bitfields.get_many,
+                       _fldset=self.bitfields.set, _fldsets=self.bitfields.set_many, _exc_type=self.exception_type_of)
         self.renew_budget()
         self.add(decls)
 
@@ -192,10 +198,12 @@ class Program:
             tag = d[0]
             if tag == "type":
                 self.types.declare(d[2], d[3])
+                self.bitfields.note(d[3])
                 if d[3] is not None and d[3][0] == "enum":
                     for i, label in enumerate(d[3][1]):
                         self.enum_label_index[label] = i
             elif tag == "global":
+                self.bitfields.note(d[4])
                 if d[2] in ("constant", "let"):
                     self.constant_names.add(d[3])
                 if d[3] not in self.global_index:
@@ -207,6 +215,7 @@ class Program:
 
     def _add_function(self, d):
         self.fn_counter += 1
+        self.global_writes.memo.clear()
         fn = Function(d, self, f"F{self.fn_counter}_{d[2]}")
         bucket = self.functions.setdefault(d[2], [])
         for i, other in enumerate(bucket):
@@ -233,10 +242,10 @@ class Program:
         raise AslCompileError(f"unknown identifier {name}")
 
     def initialize(self, decls=None):
-        """Evaluate global initialisers in declaration order (a fresh run's state)."""
+        """Evaluate global initialisers in ASLRef's order (global_order.py): a fresh run's state."""
         comp = ExprCompiler(self, {})
         frame = [None]
-        for d in decls if decls is not None else self.global_decls:
+        for d in decls if decls is not None else initialisation_order(self.global_decls, self.functions):
             _, _, kind, name, ty, init = d
             with _naming_global(name):
                 if init is not None:
@@ -346,6 +355,8 @@ class Program:
         _declared_names(body, owned, owned_only=True)
         # returned without a copy: the declared locals and the parameters copied on entry (below)
         gen.owned = set(owned) | {n for n in names if n in mutated}
+        for n, ty in params + args:
+            gen.note_type(n, ty)
         gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
         gen._budget(1, f"{loc}: in {name}")
         for n in names:
@@ -371,7 +382,7 @@ class Program:
     def call_code(self, gen, name, params, args) -> str:
         """Python code calling subprogram ``name`` (overloads resolved by arity, then by value types)."""
         candidates = self.functions[name]
-        codes = [gen.expr(p) for p in params] + [gen.expr(a) for a in args]
+        codes = [gen.expr(p) for p in params] + [self._argument(gen, name, a) for a in args]
         fitting = [c for c in candidates if c.arity == len(codes)]
         if not fitting and params:
             codes = codes[len(params):]
@@ -386,6 +397,14 @@ class Program:
         ns = self.ns
         self.ns[key] = lambda *vals: ns[chooser(vals).pyname](*vals)
         return f"{key}({', '.join(codes)})"
+
+    def _argument(self, gen, callee: str, a) -> str:
+        """An argument's code: copied when it is read from a global the callee may write (aliasing.py)."""
+        code = gen.expr(a)
+        roots = global_roots(a, gen.locals, self.global_index)
+        if roots and not self.global_writes.of(callee).isdisjoint(roots):
+            return f"_cp({code})"
+        return code
 
     def compile_call(self, comp, name, params, args, pos):
         pfns = [comp.expr(p) for p in params]
@@ -457,6 +476,17 @@ class Program:
             raise AslError("no overload matches the argument values")
 
         return choose
+
+    def exception_type_of(self, value) -> str:
+        """The exception type a thrown value has when the text does not say: the one exception type declared
+        with exactly its fields, else 'exception' (no catcher names that)."""
+        if type(value) is dict:
+            fields = set(value)
+            found = [n for n, ty in self.types.decls.items()
+                     if ty[0] == "exception" and {f for f, _ in ty[1]} == fields]
+            if len(found) == 1:
+                return found[0]
+        return "exception"
 
     def call(self, name, *args):
         for c in self.functions.get(name, ()):

@@ -48,8 +48,14 @@ def run_in_big_stack(fn, *args):
 
 
 def run_main(program: Program) -> int:
-    """Call ``main()``; its integer result is the exit status (as ASLRef's)."""
-    return program.call("main")
+    """Call ``main()``; its integer result is the exit status (as ASLRef's). No ``main()`` is a dynamic error,
+    as in ASLRef."""
+    if not any(c.arity == 0 for c in program.functions.get("main", ())):
+        raise AslError("no entry point: the program declares no func main() => integer")
+    status = program.call("main")
+    if type(status) is not int:
+        raise AslError(f"main() returned {'no value' if status is None else 'a value that is not an integer'}")
+    return status
 
 
 def run_sources(sources: list[tuple[str, str]], output=None, profile: str = "pto-v0") -> tuple[int, str]:

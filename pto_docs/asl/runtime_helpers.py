@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from .errors import AslAssertionError, AslError, AslThrow, AslUnreachable
 from .limits import MAX_BITS, check_array, check_width
-from .operators import checked_product, concat, div, divrm, mod, power, rdiv, shl, shr
+from .operators import checked_product, concat, div, divrm, mod, power, rdiv, shl, shr, strcat
 from .stdlib import PRIMITIVES
 from .values import BV, copy_value, format_value, least_magnitude_member
 
@@ -136,8 +136,9 @@ def _eq(a, b):
 HELPERS = {
     "_cp": _cp, "_ag": _ag, "_ix": _ix, "_ixc": _ixc, "_sl": _sl, "_slices": _slices, "_setslices": _setslices,
     "_getfields": _getfields, "_setfields": _setfields, "_rng": _rng, "_ranges": _ranges, "_width": _width,
-    "_intbase": _intbase, "_arr": _arr, "_bv0": _bv0, "_mul": _mul, "_eq": _eq, "_div": div, "_divrm": divrm, "_mod": mod,
-    "_rdiv": rdiv, "_cat": concat, "_pow": power, "_shl": shl, "_shr": shr, "_fmt": format_value,
+    "_intbase": _intbase, "_arr": _arr, "_bv0": _bv0, "_mul": _mul, "_eq": _eq, "_div": div, "_divrm": divrm,
+    "_mod": mod, "_rdiv": rdiv, "_cat": concat, "_strcat": strcat, "_pow": power, "_shl": shl, "_shr": shr,
+    "_fmt": format_value,
     "P": PRIMITIVES, "BV": BV, "Fraction": Fraction, "AslError": AslError, "AslThrow": AslThrow,
     "AslAssertionError": AslAssertionError, "AslUnreachable": AslUnreachable,
 }

@@ -10,11 +10,15 @@ from fractions import Fraction
 
 from .errors import AslError
 from .limits import check_width
+from .stdlib_more import MORE_PRIMITIVES
 from .values import BV
 
 
 def _width(params, args, index):
-    return params[0] if params else args[index]
+    n = params[0] if params else args[index]
+    if n < 0:
+        raise AslError(f"a bitvector of negative width {n}")
+    return n
 
 
 def zeros(params, args):
@@ -44,6 +48,8 @@ def sign_extend(params, args):
     check_width(n)
     if n < x.width:
         raise AslError(f"SignExtend to {n} bits of a {x.width}-bit value")
+    if x.width == 0:
+        raise AslError("SignExtend of a 0-bit value (it has no sign bit)")
     v = x.val
     if x.width and v >> (x.width - 1):
         v |= ((1 << n) - 1) ^ ((1 << x.width) - 1)
@@ -98,6 +104,10 @@ def asr(params, args):
 def ror(params, args):
     x, s = args
     w = x.width
+    if s < 0:
+        raise AslError(f"ROR: negative shift {s}")
+    if w == 0:
+        return x
     s %= w
     return BV(((x.val >> s) | (x.val << (w - s))) & ((1 << w) - 1), w)
 
@@ -171,13 +181,32 @@ def align(params, args):
 
 def replicate(params, args):
     x = args[0]
-    n = args[1] if len(args) > 1 else params[0] // x.width
+    if len(args) > 1:
+        n = args[1]
+    elif x.width and params[0] % x.width == 0:
+        n = params[0] // x.width
+    else:
+        raise AslError(f"Replicate to {params[0]} bits of a {x.width}-bit value")
     check_width(n * x.width if x.width else n)
     w = x.width
     if w == 0 or n <= 0:
         return BV(0, w * max(n, 0))
-    # x repeated n times: x * (1 + 2^w + 2^2w + ...), in time linear in the result (a loop of shifts is quadratic)
-    return BV(x.val * (((1 << (w * n)) - 1) // ((1 << w) - 1)), w * n)
+    return BV(repeat_bits(x.val, w, n), w * n)
+
+
+def repeat_bits(val: int, w: int, n: int) -> int:
+    """``n`` copies of the ``w``-bit ``val`` side by side, by doubling a block of copies: shifts and ors only, in
+    time about the result's size times log n (a division by 2^w - 1 is quadratic when w is large)."""
+    result, have, block, in_block = 0, 0, val, 1
+    while True:
+        if n & 1:
+            result |= block << (w * have)
+            have += in_block
+        n >>= 1
+        if not n:
+            return result
+        block |= block << (w * in_block)
+        in_block *= 2
 
 
 def bit_count(params, args):
@@ -205,9 +234,9 @@ def is_pow2(params, args):
 
 def ilog2(params, args):
     v = args[0]
-    if v <= 0:
-        raise AslError("ILog2 of a non-positive value")
-    return _ilog2(v)
+    if v == 0:
+        raise AslError("ILog2 of zero")
+    return _ilog2(abs(v))
 
 
 PRIMITIVES = {
@@ -219,3 +248,4 @@ PRIMITIVES = {
     "HighestSetBit": highest_set_bit, "LowestSetBit": lowest_set_bit,
     "CountLeadingZeroBits": count_leading_zero_bits, "IsPowerOfTwo": is_pow2, "ILog2": ilog2,
 }
+PRIMITIVES.update(MORE_PRIMITIVES)

@@ -9,8 +9,11 @@ import pytest
 
 from pto_docs.asl.runner import run_sources
 
-from .programs import PROGRAMS
+from .programs import PROGRAMS as BASE_PROGRAMS
+from .programs_v1 import PROGRAMS_V1
 from .random_programs import ExprGen
+
+PROGRAMS = {**BASE_PROGRAMS, **PROGRAMS_V1}
 
 
 def run_ours(name: str, text: str) -> tuple[str, int]:

@@ -171,3 +171,21 @@ def test_hostile_sizes_run_or_end_with_an_asl_error(expression):
         assert (message.startswith("ASL error: ") and "internal error" not in message
                 or message.startswith("p.asl:3:") and "error[ASL-SYNTAX]: expression nested more than" in message), \
             message
+
+
+def test_int_text_is_pythons_decimal_text_at_every_size_it_splits_at():
+    """int_text against Python's own conversion (its digit limit lifted here): sizes around the split points, all
+    ones, powers of two and negatives."""
+    import random
+    import sys
+
+    from pto_docs.asl.limits import int_text
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        rng = random.Random(30)
+        for bits in [*range(12_990, 13_010), 4095, 4096, 4097, 8193, 20_000, 65_537, 200_003]:
+            for v in (rng.getrandbits(bits) | (1 << (bits - 1)), (1 << bits) - 1, 1 << bits, -rng.getrandbits(bits)):
+                assert int_text(v) == str(v), bits
+    finally:
+        sys.set_int_max_str_digits(old)

@@ -1,0 +1,151 @@
+"""Field access on values that are not records: bitfields of bitvector types (``bits(8) { [7:4] hi, [0] z }``,
+nested ``{ … }`` included) and tuple items (``t.item0``).
+
+There are no static types here, so a field of a bitvector is found at run time by its name and the value's
+width among every bitfield the program's named types and globals declare; a name that two declarations of one
+width place differently is an error. Generated code calls this only for names some bitfield declares or that
+read ``itemN``: a record field of any other name stays a plain dictionary lookup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import AslError
+from .values import BV
+
+ITEM = re.compile(r"item(\d+)\Z")
+
+
+class Bitfields:
+    def __init__(self, program):
+        self.program = program
+        self.declared: list[tuple] = []  # (width expression, fields) of each bitvector type with bitfields
+        self.names: set[str] = set()
+        self._table: dict | None = None  # name -> width -> [(lo, width), ...] most significant first
+
+    def note(self, ty):
+        """Remember the bitfields in a declared type (also inside records, arrays and tuples)."""
+        if not isinstance(ty, tuple) or not ty:
+            return
+        if ty[0] == "bits" and len(ty) > 2 and ty[2]:
+            self.declared.append((ty[1], ty[2]))
+            self._names(ty[2])
+        elif ty[0] in ("record", "exception"):
+            for _, t in ty[1]:
+                self.note(t)
+        elif ty[0] == "array":
+            self.note(ty[2])
+        elif ty[0] == "tuple":
+            for t in ty[1]:
+                self.note(t)
+
+    def _names(self, fields):
+        for name, _slices, sub in fields:
+            self.names.add(name)
+            if sub:
+                self._names(sub)
+
+    def special(self, name: str) -> bool:
+        return name in self.names or ITEM.match(name) is not None
+
+    def table(self) -> dict:
+        if self._table is None:
+            from .compile_expr import ExprCompiler
+
+            comp = ExprCompiler(self.program, {})
+            table: dict = {}
+            for width, fields in self.declared:
+                self._add(table, comp, comp.expr(width)([None]), fields)
+            self._table = table
+        return self._table
+
+    def _add(self, table, comp, width, fields):
+        for name, slices, sub in fields:
+            parts = [tuple(p) for p in comp.slices(slices)([None])]
+            by_width = table.setdefault(name, {})
+            if by_width.get(width, parts) != parts:
+                by_width[width] = None  # two declarations disagree: ambiguous
+            else:
+                by_width[width] = parts
+            if sub:
+                self._add(table, comp, sum(w for _, w in parts), sub)
+
+    def parts(self, v: BV, name: str):
+        parts = self.table().get(name, {}).get(v.width, False)
+        if parts is False:
+            raise AslError(f"no bitfield {name} in a {v.width}-bit value")
+        if parts is None:
+            raise AslError(f"bitfield {name} of a {v.width}-bit value is declared differently by two types")
+        for lo, w in parts:
+            if lo < 0 or w < 0 or lo + w > v.width:
+                raise AslError(f"bitfield {name} [{lo}+:{w}] out of range of a {v.width}-bit value")
+        return parts
+
+    def get(self, v, name: str):
+        kind = type(v)
+        if kind is dict:
+            if name in v:
+                return v[name]
+        elif kind is BV:
+            val, out, total = v.val, 0, 0
+            for lo, w in self.parts(v, name):
+                out = (out << w) | ((val >> lo) & ((1 << w) - 1))
+                total += w
+            return BV(out, total)
+        elif kind is tuple:
+            m = ITEM.match(name)
+            if m and int(m.group(1)) < len(v):
+                return v[int(m.group(1))]
+        raise AslError(f"no field {name} in a {_kind(v)} value")
+
+    def get_many(self, v, names):
+        out = None
+        for name in names:
+            x = self.get(v, name)
+            if type(x) is not BV:
+                raise AslError(f"field {name} of a multi-field read is not a bitvector")
+            out = x if out is None else BV((out.val << x.width) | x.val, out.width + x.width)
+        return out
+
+    def set_many(self, v, names, x):
+        """``v.[a, b] = x``: ``x`` split among the fields, the last name taking the low bits."""
+        if type(x) is not BV:
+            raise AslError("a multi-field assignment needs a bitvector value")
+        widths = [self.get(v, n).width for n in names]
+        if sum(widths) != x.width:
+            raise AslError(f"fields {', '.join(names)} are {sum(widths)} bits wide, the value {x.width}")
+        low, out = x.val, v
+        for name, w in zip(reversed(names), reversed(widths)):
+            part = BV(low & ((1 << w) - 1), w)
+            low >>= w
+            new = self.set(out, name, part)
+            if new is not None:
+                out = new
+        return out if type(v) is BV else None
+
+    def set(self, v, name: str, x):
+        """``v.name = x``: a record is changed in place (None returned), a bitvector's new value returned."""
+        kind = type(v)
+        if kind is dict:
+            if name not in v:
+                raise AslError(f"no field {name} in a record value")
+            v[name] = x
+            return None
+        if kind is not BV:
+            raise AslError(f"cannot assign field {name} of a {_kind(v)} value")
+        parts = self.parts(v, name)
+        total = sum(w for _, w in parts)
+        if type(x) is not BV or x.width != total:
+            raise AslError(f"bitfield {name} is {total} bits wide; the value assigned is not")
+        val, low = v.val, x.val
+        for lo, w in reversed(parts):
+            mask = ((1 << w) - 1) << lo
+            val = (val & ~mask) | ((low << lo) & mask)
+            low >>= w
+        return BV(val, v.width)
+
+
+def _kind(v) -> str:
+    return {dict: "record", BV: "bitvector", tuple: "tuple", list: "array", int: "integer", bool: "boolean",
+            str: "string or enumeration"}.get(type(v), type(v).__name__)
