@@ -1,0 +1,58 @@
+"""Review of issue 30's finding 1 and its review round (review2): what a hostile tree still does to the caches,
+the tree digest and the git reader. Every test here FAILS on the code as merged (132b897) and reproduces one
+finding of the review report (Q1..); each will pass once that finding is fixed."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+
+from .conftest import REPO, run_main
+
+GIT = ["git", "-c", "user.name=a", "-c", "user.email=a@b", "-c", "init.defaultBranch=main"]
+
+
+def test_Q1_a_unit_in_a_pycache_or_dot_git_directory_of_an_area_changes_the_tree_digest(tree, tmp_path, monkeypatch):
+    """Q1 (medium): tree_cache._hash_tree leaves out every directory named ``.git*`` or ``__pycache__``, but the
+    loader parses the areas' files in them (``asl/__pycache__/x.asl``, ``asl/.github/x.asl``). A tree that
+    changes only such a file has the digest of the last build at that path: ``pto-docs build`` replays the
+    manifest (no diagnostics, exit 0, the old site) while ``validate`` and a --no-cache build report the errors.
+    A PR checkout replacing another at the same path in CI gets the previous tree's site and verdict."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
+    from pto_docs.store import seal
+    seal.forget_user_sealers()
+    site = tmp_path / "site"
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(site), "-q")
+    assert code == 0, err
+    for hidden in ("__pycache__", ".github"):
+        (tree / "asl" / hidden).mkdir()
+        (tree / "asl" / hidden / "evil.asl").write_text("func Broken( this is not ASL\n", "utf-8")
+    _code, out_validate, err_validate = run_main("validate", str(tree))
+    assert "asl/__pycache__/evil.asl" in out_validate + err_validate  # the loader reads it
+    code, out, err = run_main("build", str(tree), "--site-dir", str(site), "-q")
+    assert "asl/__pycache__/evil.asl" in out + err and code != 0, "build replayed the previous tree's clean build"
+
+
+def _hostile_index(gitdir, varint_bytes: int) -> None:
+    """An index v4 whose one entry's path-prefix varint runs ``varint_bytes`` bytes (each 0xFF)."""
+    entry = struct.pack(">10I", *([0] * 10)) + b"\0" * 20 + struct.pack(">H", 0) + b"\xff" * varint_bytes + b"\0a\0"
+    (gitdir / "index").write_bytes(b"DIRC" + struct.pack(">II", 4, 1) + entry)
+
+
+def test_Q2_a_long_prefix_varint_in_an_index_v4_does_not_hang_the_dirty_flag(tree, tmp_path):
+    """Q2 (medium for a tree shipped with its git directory: a tarball, an artifact): gitindex._entries decodes
+    git's offset varint with no bound, ``strip = (strip << 7) | ...`` on an ever larger integer: quadratic in its
+    length (80 KB: 1.3 s; 2 MB: > 60 s; the index may be 256 MB). Every git identity (build, tree digest) hangs."""
+    subprocess.run([*GIT, "init", "-q"], cwd=tree, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=tree, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=tree, check=True)
+    _hostile_index(tree / ".git", 2_000_000)
+    probe = ("import sys; from pathlib import Path; from pto_docs.sources.gitread import worktree_dirty; "
+             "print(worktree_dirty(Path(sys.argv[1])))")
+    try:
+        done = subprocess.run([sys.executable, "-c", probe, str(tree)], cwd=REPO, capture_output=True, text=True,
+                              timeout=20)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the dirty flag of a tree with a hostile .git/index ran over 20 s") from None
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
