@@ -56,3 +56,28 @@ def test_Q2_a_long_prefix_varint_in_an_index_v4_does_not_hang_the_dirty_flag(tre
     except subprocess.TimeoutExpired:
         raise AssertionError("the dirty flag of a tree with a hostile .git/index ran over 20 s") from None
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_Q3_an_index_naming_one_large_file_many_times_does_not_hash_it_each_time(tmp_path):
+    """Q3 (medium for a tree shipped with its git directory): gitindex.index_differs hashes every entry whose stat
+    data differ from the index, and accepts the same path any number of times (git's index is sorted, each
+    path once per stage). A 32 MB tracked file named 2,000 times with its right blob id and stale stat data
+    costs 2,000 full hashes (36 ms each here: 72 s; the 256 MB index cap allows millions of entries, and the file
+    may be 64 MB): the dirty flag, so every build, hangs."""
+    root = tmp_path / "T"
+    root.mkdir()
+    subprocess.run([*GIT, "init", "-q"], cwd=root, check=True)
+    (root / "big.bin").write_bytes(bytes(range(256)) * (32 << 12))
+    subprocess.run([*GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=root, check=True)
+    oid = bytes.fromhex(subprocess.run(["git", "rev-parse", "HEAD:big.bin"], cwd=root, capture_output=True,
+                                       text=True, check=True).stdout.strip())
+    entry = struct.pack(">10I", 0, 0, 0, 0, 0, 0, 0o100644, 0, 0, 32 << 20) + oid + struct.pack(">H", 7) + b"big.bin"
+    entry += b"\0" * (8 - len(entry) % 8)
+    (root / ".git" / "index").write_bytes(b"DIRC" + struct.pack(">II", 2, 2000) + entry * 2000)
+    probe = ("import sys; from pathlib import Path; from pto_docs.sources.gitindex import index_differs; "
+             "print(index_differs(Path(sys.argv[1]), Path(sys.argv[1]) / '.git'))")
+    try:
+        subprocess.run([sys.executable, "-c", probe, str(root)], cwd=REPO, capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the dirty flag hashed the same file once per duplicate index entry (> 20 s)") from None
