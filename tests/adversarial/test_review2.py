@@ -81,3 +81,20 @@ def test_Q3_an_index_naming_one_large_file_many_times_does_not_hash_it_each_time
         subprocess.run([sys.executable, "-c", probe, str(root)], cwd=REPO, capture_output=True, text=True, timeout=20)
     except subprocess.TimeoutExpired:
         raise AssertionError("the dirty flag hashed the same file once per duplicate index entry (> 20 s)") from None
+
+
+def test_Q4_a_fifo_in_the_object_database_does_not_stall_the_dirty_flag(tree):
+    """Q4 (low, a tree shipped with its git directory): gitread.only_plain_files does not look into ``objects``
+    (``dirnames`` drops it), but git reads ``objects/info/alternates`` before any object: a FIFO there blocks
+    ``git diff-index`` until the 20 s timeout, in every git identity (a build: 24 s instead of 3 s)."""
+    import os
+    import time
+    from pathlib import Path
+    subprocess.run([*GIT, "init", "-q"], cwd=tree, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=tree, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=tree, check=True)
+    os.mkfifo(tree / ".git" / "objects" / "info" / "alternates")
+    from pto_docs.sources.gitread import worktree_dirty
+    started = time.monotonic()
+    worktree_dirty(Path(tree).resolve())
+    assert time.monotonic() - started < 10, "git blocked on a FIFO in the tree's object database"
