@@ -110,3 +110,18 @@ def test_Q5_a_syntax_error_after_a_units_declarations_is_a_diagnostic_not_a_trac
     unit.write_text(unit.read_text("utf-8") + "garbage not asl (\n", "utf-8")
     code, out, err = run_cli("avs", str(tree))  # (asserts: no traceback)
     assert code in (1, 2) and "ASL-SYNTAX" in out + err
+
+
+def test_Q6_a_nul_in_a_ref_name_is_no_traceback(tree):
+    """Q6 (low-medium: a tree shipped with its git directory): gitread._resolve opens ``common / name`` for every
+    tag name of ``packed-refs`` (and for HEAD's ``ref:`` target); a NUL in the name makes os.open raise
+    ValueError, which _read_bytes (OSError only) does not catch: ``pto-docs validate`` and ``build`` end in a
+    traceback."""
+    from .conftest import run_cli
+    subprocess.run([*GIT, "init", "-q"], cwd=tree, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=tree, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=tree, check=True)
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tree, capture_output=True, text=True, check=True).stdout
+    (tree / ".git" / "packed-refs").write_bytes(sha.strip().encode() + b" refs/tags/v1\0x\n")
+    code, _out, _err = run_cli("validate", str(tree))  # (asserts: no traceback)
+    assert code == 0
