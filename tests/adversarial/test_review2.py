@@ -125,3 +125,19 @@ def test_Q6_a_nul_in_a_ref_name_is_no_traceback(tree):
     (tree / ".git" / "packed-refs").write_bytes(sha.strip().encode() + b" refs/tags/v1\0x\n")
     code, _out, _err = run_cli("validate", str(tree))  # (asserts: no traceback)
     assert code == 0
+
+
+def test_Q7_a_tag_name_that_is_not_utf8_is_no_traceback(tree, tmp_path):
+    """Q7 (low-medium: git allows any byte >= 0x80 in a ref name; a clone fetches the tags): gitread.head_and_tag
+    takes a loose tag's file name as os.walk gives it (undecodable bytes as surrogates) into the release
+    identity; the page footer cannot be written: ``pto-docs build`` ends in a UnicodeEncodeError traceback."""
+    import os
+
+    from .conftest import run_cli
+    subprocess.run([*GIT, "init", "-q"], cwd=tree, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=tree, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=tree, check=True)
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tree, capture_output=True, text=True, check=True).stdout
+    with open(os.path.join(os.fsencode(tree / ".git" / "refs" / "tags"), b"v\xff"), "w") as fh:
+        fh.write(sha)
+    run_cli("build", str(tree), "--site-dir", str(tmp_path / "site"), "-q", "--no-cache")  # (asserts: no traceback)
