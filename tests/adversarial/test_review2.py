@@ -141,3 +141,27 @@ def test_Q7_a_tag_name_that_is_not_utf8_is_no_traceback(tree, tmp_path):
     with open(os.path.join(os.fsencode(tree / ".git" / "refs" / "tags"), b"v\xff"), "w") as fh:
         fh.write(sha)
     run_cli("build", str(tree), "--site-dir", str(tmp_path / "site"), "-q", "--no-cache")  # (asserts: no traceback)
+
+
+def test_Q8_a_git_directory_cannot_name_the_roots_parent_as_its_common_directory(tmp_path):
+    """Q8 (low): gitread.git_dir accepts a common directory outside the root when it is ``target.parent.parent``
+    (meant for a linked work tree's ``<common>/worktrees/<name>``), also when the target is the root's own
+    ``.git`` directory: ``.git/commondir`` = ``../..`` makes the root's parent the common directory, and its
+    refs, tags, packed-refs and config (and git's objects) are read from outside the root: a tag there is
+    reported as the tree's release."""
+    from pathlib import Path
+
+    from pto_docs.sources.gitread import head_and_tag
+    root = tmp_path / "T"
+    root.mkdir()
+    (root / "f.txt").write_text("x\n", "utf-8")
+    subprocess.run([*GIT, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=root, check=True)
+    sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True).stdout
+    (tmp_path / "refs" / "tags").mkdir(parents=True)
+    (tmp_path / "refs" / "heads").mkdir()
+    (tmp_path / "refs" / "tags" / "outside").write_text(sha, "utf-8")
+    (tmp_path / "refs" / "heads" / "main").write_text(sha, "utf-8")
+    (root / ".git" / "commondir").write_text("../..\n", "utf-8")
+    assert head_and_tag(Path(root).resolve())[1] != "outside"
