@@ -165,3 +165,22 @@ def test_Q8_a_git_directory_cannot_name_the_roots_parent_as_its_common_directory
     (tmp_path / "refs" / "heads" / "main").write_text(sha, "utf-8")
     (root / ".git" / "commondir").write_text("../..\n", "utf-8")
     assert head_and_tag(Path(root).resolve())[1] != "outside"
+
+
+def test_Q9_git_is_not_looked_up_in_the_tree(tree, tmp_path, monkeypatch):
+    """Q9 (low, environment-dependent): gitread.worktree_dirty runs ``git`` by name with ``cwd=root``; with an
+    empty (or ``.``) PATH entry ahead of git's directory, the tree's own executable ``git`` runs (a checkout keeps
+    the executable bit). Resolving git's absolute path before (shutil.which, cwd elsewhere) closes this."""
+    import os
+    from pathlib import Path
+
+    from pto_docs.sources.gitread import worktree_dirty
+    marker = tmp_path / "PWNED"
+    subprocess.run([*GIT, "init", "-q"], cwd=tree, check=True)
+    (tree / "git").write_text(f"#!/bin/sh\ntouch {marker}\nexit 0\n", "utf-8")
+    os.chmod(tree / "git", 0o755)
+    subprocess.run([*GIT, "add", "-A"], cwd=tree, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=tree, check=True)
+    monkeypatch.setenv("PATH", ":" + os.environ["PATH"])
+    worktree_dirty(Path(tree).resolve())
+    assert not marker.exists(), "the tree's own 'git' ran"
