@@ -48,10 +48,11 @@ def git_dir(root: Path) -> Path | None:
     regular file ``gitdir: X`` where X lies inside the root, or where X lies outside it and is a linked work
     tree's git directory of this very root: ``<common>/worktrees/<name>`` whose own ``gitdir`` file names
     ``root/.git`` (git's two-way link, which a tree cannot write outside itself). Its common directory
-    (``commondir``) must likewise lie inside the root or be that ``<common>``. Anything else (a link or a
+    (``commondir``) must likewise lie inside the root or, for such a linked work tree only, be that ``<common>``. Anything else (a link or a
     gitdir file into another repository) gives no identity: a tree cannot borrow another checkout's commit,
     tag or clean state."""
     dot = root / ".git"
+    linked = False  # (a linked work tree's git directory, which git links back to this root)
     try:
         if dot.is_symlink():
             target = dot if _inside(dot, root) and dot.is_dir() else None
@@ -63,14 +64,19 @@ def git_dir(root: Path) -> Path | None:
                 return None
             target = Path(text[len("gitdir:"):].strip())
             target = target if target.is_absolute() else (root / target)
-            if not target.is_dir() or not (_inside(target, root) or _links_back(target, dot)):
+            if not target.is_dir():
                 return None
+            if not _inside(target, root):
+                if not _links_back(target, dot):
+                    return None
+                linked = True
         else:
             return None
         if target is None:
             return None
         common = _common_dir(target)
-        if not (_inside(common, root) or os.path.realpath(common) == os.path.realpath(target.parent.parent)):
+        if not (_inside(common, root)
+                or linked and os.path.realpath(common) == os.path.realpath(target.parent.parent)):
             return None
         return target
     except OSError:
