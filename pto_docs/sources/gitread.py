@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 import subprocess
 import zlib
@@ -263,18 +264,34 @@ def config_is_safe(gdir: Path) -> bool:
 
 
 def only_plain_files(gdir: Path) -> bool:
-    """Whether every entry of the git directory is a directory, a regular file or a link: git would block on a
-    FIFO (packed-refs, commondir, a ref), so a git directory holding one is not handed to git."""
-    for dirpath, dirnames, filenames in os.walk(gdir):
-        for name in filenames:
-            try:
-                mode = os.lstat(os.path.join(dirpath, name)).st_mode
-            except OSError:
-                return False
-            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-                return False
-        dirnames[:] = [d for d in dirnames if d != "objects"]  # (object files are only read by their hash)
+    """Whether every entry git may open of the git directory (and of its common directory) is a directory, a
+    regular file or a link: git would block on a FIFO (packed-refs, commondir, a ref, ``objects/info/alternates``,
+    a pack), so a git directory holding one is not handed to git. Loose objects (``objects/xx/``) are opened only
+    by their hash, when needed: not listed here (the subprocess's timeout bounds them)."""
+    for top in dict.fromkeys((os.path.realpath(gdir), os.path.realpath(_common_dir(gdir)))):
+        for dirpath, dirnames, filenames in os.walk(top):
+            for name in filenames:
+                try:
+                    mode = os.lstat(os.path.join(dirpath, name)).st_mode
+                except OSError:
+                    return False
+                if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                    return False
+            if dirpath == os.path.join(top, "objects"):
+                dirnames[:] = [d for d in dirnames if d in ("info", "pack")]
     return True
+
+
+def git_executable(root: Path) -> str | None:
+    """git's absolute path, looked up in the absolute entries of PATH that do not lie inside ``root`` (an empty or
+    relative entry would find the tree's own ``git``), or None."""
+    entries = [entry for entry in os.environ.get("PATH", os.defpath).split(os.pathsep)
+               if os.path.isabs(entry) and not _inside(Path(entry), root)]
+    found = shutil.which("git", path=os.pathsep.join(entries)) if entries else None
+    return found if found and os.path.isabs(found) and not _inside(Path(found), root) else None
+
+
+GIT_TIMEOUT = 5  # seconds for git diff-index --cached (an object database read); over it the flag is unknown
 
 
 def worktree_dirty(root: Path) -> bool | None:
@@ -294,14 +311,17 @@ def worktree_dirty(root: Path) -> bool | None:
     worktree = index_differs(root, gdir, sha256)
     if worktree is None or worktree:
         return worktree
+    git = git_executable(root)
+    if git is None:
+        return None
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
                 "GIT_PAGER": "cat", "PAGER": "cat", "GIT_OPTIONAL_LOCKS": "0", "GIT_DIR": str(gdir),
                 "GIT_WORK_TREE": str(root)})
     try:
-        done = subprocess.run(["git", *NEUTRAL, "diff-index", "--cached", "--quiet", "--no-ext-diff", "--no-textconv",
+        done = subprocess.run([git, *NEUTRAL, "diff-index", "--cached", "--quiet", "--no-ext-diff", "--no-textconv",
                                "--ignore-submodules=all", "HEAD", "--"], cwd=root, env=env, capture_output=True,
-                              timeout=20, check=False, stdin=subprocess.DEVNULL)
+                              timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
     return {0: False, 1: True}.get(done.returncode)
