@@ -8,7 +8,7 @@ import struct
 import subprocess
 import sys
 
-from .conftest import REPO, run_main
+from .conftest import REPO, run_cli, run_main
 
 GIT = ["git", "-c", "user.name=a", "-c", "user.email=a@b", "-c", "init.defaultBranch=main"]
 
@@ -30,7 +30,8 @@ def test_Q1_a_unit_in_a_pycache_or_dot_git_directory_of_an_area_changes_the_tree
         (tree / "asl" / hidden / "evil.asl").write_text("func Broken( this is not ASL\n", "utf-8")
     _code, out_validate, err_validate = run_main("validate", str(tree))
     assert "asl/__pycache__/evil.asl" in out_validate + err_validate  # the loader reads it
-    code, out, err = run_main("build", str(tree), "--site-dir", str(site), "-q")
+    # (in a separate process: a build's diagnostics go through logging, whose handler run_main does not capture)
+    code, out, err = run_cli("build", str(tree), "--site-dir", str(site), "-q")
     assert "asl/__pycache__/evil.asl" in out + err and code != 0, "build replayed the previous tree's clean build"
 
 
@@ -105,7 +106,6 @@ def test_Q5_a_syntax_error_after_a_units_declarations_is_a_diagnostic_not_a_trac
     declarations passes ``pto-docs validate`` (0 errors, exit 0) and then ``pto-docs avs`` and ``pto-docs build``
     (the catalog's avs_examples run) die with a Python traceback: AslSyntaxError from asl/model.py's parse,
     caught nowhere on the avs.examples_results / run_avs path."""
-    from .conftest import run_cli
     unit = tree / "asl" / "arch" / "overview" / "architecture.asl"
     unit.write_text(unit.read_text("utf-8") + "garbage not asl (\n", "utf-8")
     code, out, err = run_cli("avs", str(tree))  # (asserts: no traceback)
@@ -117,7 +117,6 @@ def test_Q6_a_nul_in_a_ref_name_is_no_traceback(tree):
     tag name of ``packed-refs`` (and for HEAD's ``ref:`` target); a NUL in the name makes os.open raise
     ValueError, which _read_bytes (OSError only) does not catch: ``pto-docs validate`` and ``build`` end in a
     traceback."""
-    from .conftest import run_cli
     subprocess.run([*GIT, "init", "-q"], cwd=tree, check=True)
     subprocess.run([*GIT, "add", "-A"], cwd=tree, check=True)
     subprocess.run([*GIT, "commit", "-qm", "t"], cwd=tree, check=True)
@@ -133,7 +132,6 @@ def test_Q7_a_tag_name_that_is_not_utf8_is_no_traceback(tree, tmp_path):
     identity; the page footer cannot be written: ``pto-docs build`` ends in a UnicodeEncodeError traceback."""
     import os
 
-    from .conftest import run_cli
     subprocess.run([*GIT, "init", "-q"], cwd=tree, check=True)
     subprocess.run([*GIT, "add", "-A"], cwd=tree, check=True)
     subprocess.run([*GIT, "commit", "-qm", "t"], cwd=tree, check=True)
@@ -209,3 +207,24 @@ def test_packed_tags_are_resolved_from_packed_refs_not_by_opening_a_file_each(tr
     assert len(reads) < 100, f"{len(reads)} reads for 5,001 packed tags"
     (tree / ".git" / "refs" / "tags" / "zz-at-head").write_text(other + "\n", "utf-8")  # (a loose ref wins)
     assert gitread.head_and_tag(Path(tree).resolve()) == (sha, None)
+
+
+def test_Q1_a_link_inside_the_root_is_hashed_by_what_the_loader_reads_through_it(tree, tmp_path, monkeypatch):
+    """Q1: a link that stays inside the root is followed by the loader but was hashed by its target text only:
+    a unit kept in the (left-out) ``.git`` directory behind a link changes, the digest does not, and the build
+    replays the clean one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
+    from pto_docs.store import seal
+    seal.forget_user_sealers()
+    unit = tree / "asl" / "arch" / "overview" / "architecture.asl"
+    (tree / ".git").mkdir()
+    (tree / ".git" / "unit.asl").write_bytes(unit.read_bytes())
+    unit.unlink()
+    unit.symlink_to("../../../.git/unit.asl")
+    site = tmp_path / "site"
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(site), "-q")
+    assert code == 0, err
+    with open(tree / ".git" / "unit.asl", "a", encoding="utf-8") as fh:
+        fh.write("garbage not asl (\n")
+    code, out, err = run_cli("build", str(tree), "--site-dir", str(site), "-q")
+    assert "architecture.asl" in out + err and code != 0, "build replayed the previous tree's clean build"
