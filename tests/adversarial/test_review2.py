@@ -228,3 +228,25 @@ def test_Q1_a_link_inside_the_root_is_hashed_by_what_the_loader_reads_through_it
         fh.write("garbage not asl (\n")
     code, out, err = run_cli("build", str(tree), "--site-dir", str(site), "-q")
     assert "architecture.asl" in out + err and code != 0, "build replayed the previous tree's clean build"
+
+
+def test_Q3_the_bytes_hashed_for_the_dirty_flag_are_capped(tmp_path, monkeypatch):
+    """Q3: whatever the index lists, the dirty flag hashes at most MAX_HASHED bytes of work-tree files; beyond that
+    it is unknown (None), not a long hash. (The cap is lowered here: files with stale stat data are re-hashed.)"""
+    from pathlib import Path
+
+    from pto_docs.sources import gitindex
+    root = tmp_path / "T"
+    root.mkdir()
+    for name in ("a.bin", "b.bin"):
+        (root / name).write_bytes(b"x" * 4096)
+    subprocess.run([*GIT, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "t"], cwd=root, check=True)
+    assert gitindex.index_differs(Path(root), Path(root) / ".git") is False
+    for name in ("a.bin", "b.bin"):
+        (root / name).write_bytes(b"x" * 4096)  # (same bytes, new stat data: hashed to be compared)
+    monkeypatch.setattr(gitindex, "MAX_HASHED", 6000, raising=False)
+    assert gitindex.index_differs(Path(root), Path(root) / ".git") is None
+    monkeypatch.setattr(gitindex, "MAX_HASHED", 9000, raising=False)
+    assert gitindex.index_differs(Path(root), Path(root) / ".git") is False
