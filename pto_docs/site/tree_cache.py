@@ -2,7 +2,8 @@
 every input of the last successful build is byte-identical.
 
 The *tree digest* is the sha256 of
-  * every file of the spec root (path and sha256 of its content; ``.git*`` directories excluded) and the
+  * every file of the spec root (path and sha256 of its content; a link inside the root by what it leads to;
+    only the root's own ``.git`` directory and our outputs excluded) and the
     checkout's git identity (commit, dirty flag, exact tag: the release identity the pages show);
   * every file of the installed ``pto_docs`` package (its source, schemas, lexers, label catalogs), so a
     change to the loader, the validator, a schema or the renderer is a different digest;
@@ -36,42 +37,78 @@ LIBRARIES = ("mkdocs", "mkdocs-material", "markdown", "pymdown-extensions", "pyg
              "jsonschema", "jieba", "pyyaml")
 
 
-def _hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: frozenset[str] = frozenset()) -> None:
-    """Hash every entry under ``root`` without following a link or blocking: a regular file by its content (at
-    most the loader's size limit, read through a non-blocking, no-follow descriptor), a symbolic link by its
-    target text (never by what it points to: a link to /dev/zero or out of the root is only a string here), any
-    other entry (a FIFO, a socket, a device: never opened) by its kind alone (the loader reports one in a parsed
-    area). Names are hashed as the bytes the file system holds (a name that is not UTF-8 is no error here).
-    The entries' types come from the directory listing (``scandir``), so a plain file costs one open."""
+def _hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: frozenset[str] = frozenset(),
+              spec: bool = True) -> None:
+    """Hash every entry under ``root`` without blocking, exactly what the loader may read: a regular file by its
+    content (at most the loader's size limit, read through a non-blocking, no-follow descriptor); a symbolic link by
+    its target text and, when it resolves inside ``root``, by what the loader would read through it (a file's
+    content, under the link's own path in ``keep``; a directory's entries where they are otherwise left out:
+    ``skip`` or the root's own ``.git``); a link out of the root is only a string here (the loader reports it and
+    reads nothing). Any other entry (a FIFO, a socket, a device: never opened) by its kind alone (the loader
+    reports one in a parsed area). Nothing but the root's own ``.git`` directory (the checkout's identity is
+    hashed from it separately) and ``skip`` (our own outputs) is left out: hidden directories and
+    ``__pycache__`` are parsed like any other. Names are hashed as the bytes the file system holds (a name that
+    is not UTF-8 is no error here). Entry types come from the directory listing (``scandir``), so a plain file
+    costs one open. Not ``spec`` (our package, the templates): ``.git*`` and ``__pycache__`` directories are
+    left out (Python's byte code is written there as modules are imported)."""
     digest.update(f"\0dir\0{label}\0".encode())
     if root.is_dir() and not root.is_symlink():
-        _hash_tree(digest, str(root), len(str(root)) + 1, keep, skip)
+        top = str(root)
+        walk = _TreeWalk(digest, top, keep, skip | {os.path.join(top, ".git")}, spec)
+        walk.tree(top, len(top) + 1)
 
 
-def _hash_tree(digest, directory: str, cut: int, keep: dict | None, skip: frozenset[str]) -> None:
-    try:
-        with os.scandir(directory) as listing:
-            entries = sorted(listing, key=lambda entry: entry.name)
-    except OSError:
-        return
-    subdirs = []
-    for entry in entries:
+class _TreeWalk:
+    def __init__(self, digest, top: str, keep: dict | None, skip: frozenset[str], spec: bool):
+        self.digest, self.top, self.keep, self.skip, self.spec = digest, top, keep, skip, spec
+        self.entered: set[str] = set()  # (left-out directories hashed through a link: each once, no loop)
+
+    def left_out(self, real: str) -> bool:
+        return any(real == path or real.startswith(path + os.sep) for path in self.skip)
+
+    def tree(self, directory: str, cut: int, prefix: bytes = b"") -> None:
         try:
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith(".git") and entry.name != "__pycache__" and entry.path not in skip:
-                    subdirs.append(entry.path)
-                continue
-            if entry.is_symlink():
-                content = "link:" + hashlib.sha256(os.fsencode(os.readlink(entry.path))).hexdigest()
-            elif entry.is_file(follow_symlinks=False):
-                content = _file_digest(entry.path, keep)
-            else:
-                content = f"special:{stat.S_IFMT(entry.stat(follow_symlinks=False).st_mode):o}"
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
         except OSError:
-            content = "unreadable"
-        digest.update(os.fsencode(entry.path[cut:]) + b"\0" + content.encode() + b"\n")
-    for path in subdirs:
-        _hash_tree(digest, path, cut, keep, skip)
+            return
+        subdirs = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.path not in self.skip and (self.spec or not (
+                            entry.name.startswith(".git") or entry.name == "__pycache__")):
+                        subdirs.append(entry.path)
+                    continue
+                if entry.is_symlink():
+                    content = self.link(entry.path, prefix + os.fsencode(entry.path[cut:]))
+                elif entry.is_file(follow_symlinks=False):
+                    content = _file_digest(entry.path, self.keep)
+                else:
+                    content = f"special:{stat.S_IFMT(entry.stat(follow_symlinks=False).st_mode):o}"
+            except OSError:
+                content = "unreadable"
+            self.digest.update(prefix + os.fsencode(entry.path[cut:]) + b"\0" + content.encode() + b"\n")
+        for path in subdirs:
+            self.tree(path, cut, prefix)
+
+    def link(self, path: str, shown: bytes) -> str:
+        """A link: its target text; inside the root, a file's content (kept for the loader under the link's
+        path), a left-out directory's entries (hashed under the link's path)."""
+        content = "link:" + hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest()
+        real = os.path.realpath(path)
+        if not (real.startswith(self.top + os.sep) and os.path.lexists(real)):
+            return content  # (outside the root, dangling or looping: the loader reads nothing through it)
+        if os.path.isdir(real):
+            if self.left_out(real) and real not in self.entered:
+                self.entered.add(real)
+                self.tree(real, len(real) + 1, shown + b"/")
+            return content + ":dir"
+        kept: dict = {}
+        content += ":" + _file_digest(real, kept if self.keep is not None else None)
+        if self.keep is not None and real in kept:
+            self.keep[path] = kept[real]  # (the loader opens the link's path: these are the bytes it parses)
+        return content
 
 
 def _file_digest(full: str, keep: dict | None) -> str:
@@ -124,8 +161,8 @@ def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, 
     skip = frozenset(os.path.realpath(path) for path in outputs if path)
     _hash_dir(digest, Path(root).resolve(), "spec", keep, skip)
     digest.update(json.dumps(git_identity(Path(root).resolve())).encode())
-    _hash_dir(digest, Path(package_init).resolve().parent, "pto_docs")
-    _hash_dir(digest, Path(templates_dir or TEMPLATES_DIR), "templates")
+    _hash_dir(digest, Path(package_init).resolve().parent, "pto_docs", spec=False)
+    _hash_dir(digest, Path(templates_dir or TEMPLATES_DIR), "templates", spec=False)
     digest.update(json.dumps({"versions": _versions(), "config": plugin_config}, sort_keys=True, default=str).encode())
     return digest.hexdigest()
 

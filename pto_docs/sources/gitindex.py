@@ -20,6 +20,9 @@ from pathlib import Path
 
 MAX_INDEX = 256 << 20
 MAX_BLOB = 64 << 20
+MAX_HASHED = 1 << 30  # bytes hashed for one dirty flag: beyond this it is unknown (None)
+MAX_PATH = 4096  # an index path longer than this is a damaged index
+MAX_VARINT = 5  # bytes of a v4 path-prefix length
 S_GITLINK = 0o160000
 _STAT = struct.Struct(">10I")
 
@@ -51,7 +54,7 @@ def _entries(data: bytes, hash_len: int):
     version, count = struct.unpack(">II", data[4:12])
     if version not in (2, 3, 4):
         raise ValueError("index version")
-    pos, previous = 12, b""
+    pos, previous, previous_stage, first = 12, b"", 0, True
     for _ in range(count):
         cs, cn, ms, mn, _dev, ino, mode, _uid, _gid, size = _STAT.unpack_from(data, pos)
         oid = data[pos + 40:pos + 40 + hash_len]
@@ -64,32 +67,38 @@ def _entries(data: bytes, hash_len: int):
             (extended,) = struct.unpack(">H", data[at:at + 2])
             at += 2
         if version == 4:
-            strip, shift = 0, 0
-            while True:  # git's offset varint
-                byte = data[at]
-                at += 1
-                strip = (strip << 7) | (byte & 0x7F) if shift else byte & 0x7F
-                if not byte & 0x80:
+            strip = data[at] & 0x7F
+            for length in range(1, MAX_VARINT + 1):  # git's offset varint, at most MAX_VARINT bytes
+                if not data[at + length - 1] & 0x80:
                     break
-                strip += 1
-                shift = 1
-            end = data.index(b"\0", at)
+                if length == MAX_VARINT:
+                    raise ValueError("path prefix varint too long")
+                strip = ((strip + 1) << 7) | (data[at + length] & 0x7F)
+            at += length
+            end = data.index(b"\0", at, at + MAX_PATH + 1)
             if strip > len(previous):
                 raise ValueError("bad path compression")
             path = previous[:len(previous) - strip] + data[at:end]
             pos = end + 1
         else:
-            end = data.index(b"\0", at)
+            end = data.index(b"\0", at, at + MAX_PATH + 1)
             path = data[at:end]
             pos += (end - pos + 8) & ~7  # entries are NUL-padded to a multiple of 8 bytes
+        if len(path) > MAX_PATH:
+            raise ValueError("path too long")
+        stage = (flags >> 12) & 3
+        if (path, stage) <= (previous, previous_stage) and not first:
+            raise ValueError("index entries not in git's order")  # (each path once per stage, sorted by bytes)
+        first, previous_stage = False, stage
         previous = path
-        yield (path, cs, cn, ms, mn, ino, mode, size, oid, (flags >> 12) & 3, bool(extended & 0x4000),
+        yield (path, cs, cn, ms, mn, ino, mode, size, oid, stage, bool(extended & 0x4000),
                bool(extended & 0x2000))
 
 
 def index_differs(root: Path, gdir: Path, sha256: bool = False) -> bool | None:
     """True when a tracked file of ``root`` differs from the index of ``gdir``, False when none does, None when
-    the index cannot be read (absent, damaged, not a regular file, too large)."""
+    the index cannot be read (absent, damaged: entries out of git's order, a path over MAX_PATH bytes; not a
+    regular file, too large) or more than MAX_HASHED bytes would be hashed."""
     index_path = os.path.join(gdir, "index")
     data = _read_regular(index_path, MAX_INDEX)
     if data is None:
@@ -101,6 +110,7 @@ def index_differs(root: Path, gdir: Path, sha256: bool = False) -> bool | None:
     hash_len = 32 if sha256 else 20
     dirs: dict[bytes, bool] = {b"": True}
     base = os.fsencode(root)
+    budget = [MAX_HASHED]  # (bytes left to hash)
     try:
         for path, cs, cn, ms, mn, ino, mode, size, oid, stage, skip, ita in _entries(data, hash_len):
             if skip:
@@ -112,7 +122,10 @@ def index_differs(root: Path, gdir: Path, sha256: bool = False) -> bool | None:
             if not _parents_are_dirs(base, path, dirs):
                 return True
             full = base + b"/" + path
-            if _changed(full, cs, cn, ms, mn, ino, mode, size, oid, index_mtime, sha256):
+            changed = _changed(full, cs, cn, ms, mn, ino, mode, size, oid, index_mtime, sha256, budget)
+            if changed is None:
+                return None
+            if changed:
                 return True
     except (ValueError, IndexError, struct.error):
         return None
@@ -136,7 +149,9 @@ def _parents_are_dirs(base: bytes, path: bytes, dirs: dict[bytes, bool]) -> bool
     return True
 
 
-def _changed(full: bytes, cs, cn, ms, mn, ino, mode, size, oid, index_mtime: int, sha256: bool) -> bool:
+def _changed(full: bytes, cs, cn, ms, mn, ino, mode, size, oid, index_mtime: int, sha256: bool,
+             budget: list[int]) -> bool | None:
+    """Whether the file differs from its entry; None once the bytes hashed would exceed ``budget``."""
     try:
         info = os.lstat(full)
     except OSError:
@@ -159,9 +174,14 @@ def _changed(full: bytes, cs, cn, ms, mn, ino, mode, size, oid, index_mtime: int
         except OSError:
             return True
     else:
+        if info.st_size > budget[0]:
+            return None
         content = _read_regular(full, MAX_BLOB)
         if content is None:
             return True
+    budget[0] -= len(content)
+    if budget[0] < 0:
+        return None
     hasher = hashlib.sha256() if sha256 else hashlib.sha1()
     hasher.update(b"blob %d\0" % len(content))
     hasher.update(content)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 import subprocess
 import zlib
@@ -48,10 +49,11 @@ def git_dir(root: Path) -> Path | None:
     regular file ``gitdir: X`` where X lies inside the root, or where X lies outside it and is a linked work
     tree's git directory of this very root: ``<common>/worktrees/<name>`` whose own ``gitdir`` file names
     ``root/.git`` (git's two-way link, which a tree cannot write outside itself). Its common directory
-    (``commondir``) must likewise lie inside the root or be that ``<common>``. Anything else (a link or a
+    (``commondir``) must likewise lie inside the root or, for such a linked work tree only, be that ``<common>``. Anything else (a link or a
     gitdir file into another repository) gives no identity: a tree cannot borrow another checkout's commit,
     tag or clean state."""
     dot = root / ".git"
+    linked = False  # (a linked work tree's git directory, which git links back to this root)
     try:
         if dot.is_symlink():
             target = dot if _inside(dot, root) and dot.is_dir() else None
@@ -63,14 +65,19 @@ def git_dir(root: Path) -> Path | None:
                 return None
             target = Path(text[len("gitdir:"):].strip())
             target = target if target.is_absolute() else (root / target)
-            if not target.is_dir() or not (_inside(target, root) or _links_back(target, dot)):
+            if not target.is_dir():
                 return None
+            if not _inside(target, root):
+                if not _links_back(target, dot):
+                    return None
+                linked = True
         else:
             return None
         if target is None:
             return None
         common = _common_dir(target)
-        if not (_inside(common, root) or os.path.realpath(common) == os.path.realpath(target.parent.parent)):
+        if not (_inside(common, root)
+                or linked and os.path.realpath(common) == os.path.realpath(target.parent.parent)):
             return None
         return target
     except OSError:
@@ -100,7 +107,7 @@ def _read_bytes(path: Path, limit: int = MAX_READ) -> bytes | None:
     """A regular file's bytes (at most ``limit``); None for anything else: a FIFO or device cannot block us."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+    except (OSError, ValueError):  # (ValueError: a NUL in the name)
         return None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -115,27 +122,48 @@ def _read_bytes(path: Path, limit: int = MAX_READ) -> bytes | None:
 
 def _read(path: Path) -> str | None:
     data = _read_bytes(path)
-    return None if data is None else data.decode("utf-8", errors="replace")
+    return None if data is None else data.decode("utf-8", errors="surrogateescape")
 
 
-def _packed_refs(common: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """(ref -> sha, ref -> peeled sha) from packed-refs."""
+_REF_BAD = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//|/\.|\.lock(/|\Z)|^[./]|[/.]\Z|^@\Z")
+
+
+def valid_ref(name: str) -> bool:
+    """Whether ``name`` is a ref name git accepts (``git check-ref-format``: no control character, space, ``~^:?*[\\``,
+    ``..``, ``@{``, empty component, component starting with a dot or ending in ``.lock``) and valid UTF-8 (a
+    name read with undecodable bytes holds surrogates). Any other name is treated as absent."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return bool(name) and len(name) <= 4096 and _REF_BAD.search(name) is None
+
+
+def _packed_refs(common: Path) -> tuple[dict[str, str], dict[str, str], bool]:
+    """(ref -> sha, ref -> peeled sha, whether every tag is peeled) from packed-refs: with git's ``peeled`` trait
+    in the header, a tag without a ``^`` line is not an annotated tag (nothing to open to find its commit)."""
     refs: dict[str, str] = {}
     peeled: dict[str, str] = {}
     last = None
-    for line in (_read(common / "packed-refs") or "").splitlines():
+    text = _read(common / "packed-refs") or ""
+    header = text.split("\n", 1)[0]
+    all_peeled = header.startswith("# pack-refs with:") and bool({"peeled", "fully-peeled"} & set(header.split()))
+    for line in text.splitlines():
         if line.startswith("^") and last is not None and SHA.match(line[1:].strip()):
             peeled[last] = line[1:].strip()
         elif not line.startswith("#"):
             sha, _, name = line.partition(" ")
-            if SHA.match(sha) and name:
-                refs[name.strip()] = sha
-                last = name.strip()
-    return refs, peeled
+            name = name.strip()
+            if SHA.match(sha) and name:  # (names are checked where used: valid_ref)
+                refs[name] = sha
+                last = name
+            else:
+                last = None
+    return refs, peeled, all_peeled
 
 
 def _resolve(gdir: Path, common: Path, ref: str, packed: dict[str, str], depth: int = 0) -> str | None:
-    if depth > 5 or ".." in ref.split("/") or not (ref == "HEAD" or ref.startswith("refs/")):
+    if depth > 5 or not (ref == "HEAD" or ref.startswith("refs/") and valid_ref(ref)):
         return None
     for base in (gdir, common):
         text = _read(base / ref)
@@ -163,29 +191,49 @@ def _peel_loose(common: Path, sha: str) -> str | None:
     return None
 
 
+MAX_TAGS = 100_000  # loose tags listed, and packed tags considered beyond them
+MAX_PEELS = 10_000  # tag objects opened to find the commit an annotated tag without a peeled line names
+
+
 def head_and_tag(root: Path) -> tuple[str | None, str | None]:
+    """The commit HEAD names and the tag exactly at it (an annotated one first, then by name), or Nones. A loose
+    ref is read from its file; a name only in ``packed-refs`` is resolved from the parsed file (no open per
+    tag). A name git would refuse (:func:`valid_ref`) is absent; at most MAX_TAGS loose and MAX_TAGS packed tags
+    are considered, and at most MAX_PEELS tag objects opened."""
     gdir = git_dir(root)
     if gdir is None:
         return None, None
     common = _common_dir(gdir)
-    packed, peeled = _packed_refs(common)
+    packed, peeled, all_peeled = _packed_refs(common)
     commit = _resolve(gdir, common, "HEAD", packed)
     if commit is None:
         return None, None
     tags: set[tuple[bool, str]] = set()  # (lightweight, name): annotated tags first, as git describe does
-    names = {name for name in packed if name.startswith("refs/tags/")}
-    tag_dir = common / "refs" / "tags"
-    for dirpath, _dirs, files in os.walk(tag_dir, followlinks=False):
+
+    def found(lightweight: bool, name: str) -> None:
+        if valid_ref(name):  # (packed names are checked here, for the few at HEAD only)
+            tags.add((lightweight, name[len("refs/tags/"):]))
+    loose: set[str] = set()
+    for dirpath, _dirs, files in os.walk(common / "refs" / "tags", followlinks=False):
         for name in files:
-            names.add((Path(dirpath) / name).relative_to(common).as_posix())
-    for name in names:
-        sha = _resolve(gdir, common, name, packed)
+            ref = (Path(dirpath) / name).relative_to(common).as_posix()
+            if valid_ref(ref) and len(loose) < MAX_TAGS:
+                loose.add(ref)
+    candidates = [(name, _resolve(gdir, common, name, packed), False) for name in loose]
+    candidates += [(name, sha, True) for name, sha in packed.items()
+                   if name.startswith("refs/tags/") and name not in loose]
+    peels = 0
+    for name, sha, from_pack in candidates[:MAX_TAGS + len(loose)]:
         if sha is None:
             continue
         if sha == commit:
-            tags.add((True, name[len("refs/tags/"):]))
-        elif peeled.get(name) == commit or _peel_loose(common, sha) == commit:
-            tags.add((False, name[len("refs/tags/"):]))
+            found(True, name)
+        elif from_pack and peeled.get(name) == commit:
+            found(False, name)
+        elif peels < MAX_PEELS and not (from_pack and (name in peeled or all_peeled)):
+            peels += 1
+            if _peel_loose(common, sha) == commit:
+                found(False, name)
     return commit, (sorted(tags)[0][1] if tags else None)
 
 
@@ -216,18 +264,34 @@ def config_is_safe(gdir: Path) -> bool:
 
 
 def only_plain_files(gdir: Path) -> bool:
-    """Whether every entry of the git directory is a directory, a regular file or a link: git would block on a
-    FIFO (packed-refs, commondir, a ref), so a git directory holding one is not handed to git."""
-    for dirpath, dirnames, filenames in os.walk(gdir):
-        for name in filenames:
-            try:
-                mode = os.lstat(os.path.join(dirpath, name)).st_mode
-            except OSError:
-                return False
-            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-                return False
-        dirnames[:] = [d for d in dirnames if d != "objects"]  # (object files are only read by their hash)
+    """Whether every entry git may open of the git directory (and of its common directory) is a directory, a
+    regular file or a link: git would block on a FIFO (packed-refs, commondir, a ref, ``objects/info/alternates``,
+    a pack), so a git directory holding one is not handed to git. Loose objects (``objects/xx/``) are opened only
+    by their hash, when needed: not listed here (the subprocess's timeout bounds them)."""
+    for top in dict.fromkeys((os.path.realpath(gdir), os.path.realpath(_common_dir(gdir)))):
+        for dirpath, dirnames, filenames in os.walk(top):
+            for name in filenames:
+                try:
+                    mode = os.lstat(os.path.join(dirpath, name)).st_mode
+                except OSError:
+                    return False
+                if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                    return False
+            if dirpath == os.path.join(top, "objects"):
+                dirnames[:] = [d for d in dirnames if d in ("info", "pack")]
     return True
+
+
+def git_executable(root: Path) -> str | None:
+    """git's absolute path, looked up in the absolute entries of PATH that do not lie inside ``root`` (an empty or
+    relative entry would find the tree's own ``git``), or None."""
+    entries = [entry for entry in os.environ.get("PATH", os.defpath).split(os.pathsep)
+               if os.path.isabs(entry) and not _inside(Path(entry), root)]
+    found = shutil.which("git", path=os.pathsep.join(entries)) if entries else None
+    return found if found and os.path.isabs(found) and not _inside(Path(found), root) else None
+
+
+GIT_TIMEOUT = 5  # seconds for git diff-index --cached (an object database read); over it the flag is unknown
 
 
 def worktree_dirty(root: Path) -> bool | None:
@@ -247,14 +311,17 @@ def worktree_dirty(root: Path) -> bool | None:
     worktree = index_differs(root, gdir, sha256)
     if worktree is None or worktree:
         return worktree
+    git = git_executable(root)
+    if git is None:
+        return None
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
                 "GIT_PAGER": "cat", "PAGER": "cat", "GIT_OPTIONAL_LOCKS": "0", "GIT_DIR": str(gdir),
                 "GIT_WORK_TREE": str(root)})
     try:
-        done = subprocess.run(["git", *NEUTRAL, "diff-index", "--cached", "--quiet", "--no-ext-diff", "--no-textconv",
+        done = subprocess.run([git, *NEUTRAL, "diff-index", "--cached", "--quiet", "--no-ext-diff", "--no-textconv",
                                "--ignore-submodules=all", "HEAD", "--"], cwd=root, env=env, capture_output=True,
-                              timeout=20, check=False, stdin=subprocess.DEVNULL)
+                              timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return None
     return {0: False, 1: True}.get(done.returncode)
