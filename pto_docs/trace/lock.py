@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from ..store.atomic import atomic_write as write_atomically
 
 LOCK_NAME = "pto-docs.review-lock.json"
 LOCK_SCHEMA = "pto-docs.review-lock.v1"
@@ -88,36 +89,9 @@ def write_lock(root: str | os.PathLike[str], doc: Mapping[str, Any]) -> Path:
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write to a temporary file in the same directory, fsync it, then rename over the target.
+    """Write to a temporary file in the same directory, fsync it, then rename over the target (the one atomic
+    write of pto-docs, store.atomic.atomic_write: never through a link planted at the temporary name).
 
     A failure at any point leaves the previous file untouched and no temporary file behind.
     """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.chmod(tmp, 0o644)
-        except OSError:
-            pass
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable where the platform allows it
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    write_atomically(path, data, mode=0o644, durable=True)
