@@ -80,8 +80,8 @@ def run(argv: Sequence[str] | None = None) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed pipe: as the ordinary exit, which then ends with 120
-            code = code or 120
+        except (OSError, ValueError):  # a closed pipe: as the ordinary exit, which then ends with 120 whatever
+            code = 120  # the status was (Py_FinalizeEx failing to flush)
     os._exit(code)
 
 

@@ -6,6 +6,7 @@ Each case runs a real process, with standard output a pipe, as a release gate wo
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -86,13 +87,17 @@ def test_a_closed_pipe_ends_as_the_ordinary_exit_does(tmp_path):
     root = tmp_path / "tree"
     (root / "asl").mkdir(parents=True)
     (root / "asl" / "BROKEN.asl").write_text("// PTO-INSTRUCTION: {not json\n", "utf-8")
-    codes = []
-    for entry in ("from pto_docs.cli import main; import sys; raise SystemExit(main(sys.argv[1:]))",
-                  "from pto_docs.cli import run; import sys; run(sys.argv[1:])"):
-        proc = subprocess.Popen([sys.executable, "-c", entry, "validate", str(root), "--format", "json"], cwd=REPO,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        proc.stdout.close()  # the reader went away
-        proc.wait(timeout=300)
-        proc.stderr.close()
-        codes.append(proc.returncode)
-    assert codes[0] == codes[1] != 0, codes
+    for unbuffered in ("1", ""):  # a newcomer's shell buffers standard output; some CI environments do not
+        environ = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+        if unbuffered:
+            environ["PYTHONUNBUFFERED"] = unbuffered
+        codes = []
+        for entry in ("from pto_docs.cli import main; import sys; raise SystemExit(main(sys.argv[1:]))",
+                      "from pto_docs.cli import run; import sys; run(sys.argv[1:])"):
+            proc = subprocess.Popen([sys.executable, "-c", entry, "validate", str(root), "--format", "json"],
+                                    cwd=REPO, env=environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc.stdout.close()  # the reader went away
+            proc.wait(timeout=300)
+            proc.stderr.close()
+            codes.append(proc.returncode)
+        assert codes[0] == codes[1] != 0, (unbuffered, codes)
