@@ -64,15 +64,20 @@ def server(tmp_path):
         _until(lambda: _get(base)[0] == 200, "the first build")
         yield root, base, tmp_path / "serve.log"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        # its language worker ends with it (SIGTERM reaches only the server, not its process group)
-        _until(lambda: not _serving_processes(port), "the stopped server's worker processes to end", limit=15)
+        _stop_server(process, log, port)
+
+
+def _stop_server(process: subprocess.Popen, log, port: int) -> None:
+    """End a `mkdocs serve` started by a test, close its log and wait for its language worker to end too."""
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+    # its language worker ends with it (SIGTERM reaches only the server, not its process group)
+    _until(lambda: not _serving_processes(port), "the stopped server's worker processes to end", limit=15)
 
 
 def _serving_processes(port: int) -> list[int]:

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 from pto_docs.commands.init_cmd import MINIMAL
-from tests.site.test_serve import BANNER, REPO, _free_port, _get, _serving_processes, _until
+from tests.site.test_serve import BANNER, REPO, _free_port, _get, _stop_server, _until
 
 UNIT = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"
 TADD_PAGE = "instructions/tile/elementwise-tile-tile/arithmetic/TADD/"
@@ -59,11 +59,4 @@ def test_a_saved_unit_that_recurses_without_end_is_an_error_and_the_server_keeps
         _until(lambda: "Adds (edited)" in _get(base + TADD_PAGE)[1], "the fixed page")
         assert "Traceback" not in log_path.read_text("utf-8")
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        _until(lambda: not _serving_processes(port), "the stopped server's worker processes to end", limit=15)
+        _stop_server(process, log, port)
