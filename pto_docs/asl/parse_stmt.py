@@ -163,12 +163,7 @@ def _decl(p, pos):
     else:
         target = p.ident()
         if kind == "var" and p.peek() == ",":
-            names = [target]
-            while p.accept(","):
-                names.append(p.ident())
-            p.expect(":")
-            ty = p.type_()
-            p.expect(";")
+            names, ty = p.names_then_type(target)
             return ("vars", pos, names, ty)
     ty = p.type_() if p.accept(":") else None
     init = p.expr() if p.accept("=") else None

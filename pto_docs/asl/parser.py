@@ -127,12 +127,7 @@ class Parser:
             self.i += 1
             name = self.ident()
             if k == "var" and self.peek() == ",":  # var A, B: T;
-                names = [name]
-                while self.accept(","):
-                    names.append(self.ident())
-                self.expect(":")
-                ty = self.type_()
-                self.expect(";")
+                names, ty = self.names_then_type(name)
                 return ("many", pos, *[("global", pos, k, n, ty, None) for n in names])
             ty = self.type_() if self.accept(":") else None
             init = self.expr() if self.accept("=") else None
@@ -310,6 +305,16 @@ class Parser:
                 self.error("unexpected end of file in statement list")
             out.append(self.stmt())
         return out
+
+    def names_then_type(self, first: str):
+        """The rest of `var A, B, C: T;` after its first name: all the names and the type."""
+        names = [first]
+        while self.accept(","):
+            names.append(self.ident())
+        self.expect(":")
+        ty = self.type_()
+        self.expect(";")
+        return names, ty
 
     def end_semi(self):
         self.expect("end")
