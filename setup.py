@@ -1,6 +1,6 @@
 """Packaging that pyproject.toml cannot say: the page templates (templates/) and the hand-written site sources
 (site_src/: the stylesheet) stay at the repository root and ship inside the wheel as the data-only packages
-pto_docs/templates and pto_docs/site_src. Code finds them in either place (pto_docs/resources.py)."""
+pto_docs/templates and pto_docs/site_src. Code finds them in either place (pto_docs/render/resources.py)."""
 
 from setuptools import find_packages, setup
 

@@ -19,10 +19,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from pto_docs.analysis.load import load_catalog  # noqa: E402
 from pto_docs.asl.model import load_model  # noqa: E402
 from pto_docs.asl.report import kind_medians  # noqa: E402
-from pto_docs.avs import avs_inputs  # noqa: E402
-from pto_docs.load import load_catalog  # noqa: E402
+from pto_docs.bridge.avs import avs_inputs  # noqa: E402
 from pto_docs.store import sealed_folder  # noqa: E402
 
 

@@ -101,7 +101,7 @@ def served(url: str) -> str:
 
 def page_url(root: Path, unit: Path) -> str:
     """The site path of ``unit``'s page (from the catalog's own routes)."""
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     from pto_docs.render.routes import unit_src, url_of
     catalog = load_catalog(root).catalog
     rel = unit.relative_to(root).as_posix()

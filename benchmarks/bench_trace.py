@@ -23,8 +23,8 @@ from benchmarks.timing import wall  # noqa: E402
 
 
 def breakdown(root: Path) -> dict[str, float]:
-    from pto_docs.examples import worked_examples
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.bridge.examples import worked_examples
     from pto_docs.trace import build_report, report_bytes, report_markdown
     t0 = time.perf_counter()
     result = load_catalog(root)
@@ -47,7 +47,7 @@ def main() -> list[dict]:
     trees = [("catalog", REPO / "catalog")]
     if os.environ.get("PTO_SPEC_CHECKOUT"):
         trees.append(("pto-spec", Path(os.environ["PTO_SPEC_CHECKOUT"])))
-    floor = wall([sys.executable, "-c", "import pto_docs.load, pto_docs.executor, pto_docs.trace"])
+    floor = wall([sys.executable, "-c", "import pto_docs.analysis.load, pto_docs.executor, pto_docs.trace"])
     with tempfile.TemporaryDirectory() as tmp:
         for name, root in trees:
             cmd = [sys.executable, "-m", "pto_docs.cli", "trace", str(root), "--json", str(Path(tmp) / "trace.json")]

@@ -18,7 +18,7 @@ def main() -> list[dict]:
     if os.environ.get("PTO_SPEC_CHECKOUT"):
         trees.append(("pto-spec", Path(os.environ["PTO_SPEC_CHECKOUT"])))
     # Baseline in the same run: interpreter start-up plus importing the package (the floor of any CLI run).
-    floor = wall([sys.executable, "-c", "import pto_docs.load, pto_docs.executor"])
+    floor = wall([sys.executable, "-c", "import pto_docs.analysis.load, pto_docs.executor"])
     for name, root in trees:
         seconds = wall([sys.executable, "-m", "pto_docs.cli", "validate", str(root)])
         figures.append({"benchmark": f"validate {name}", "seconds": round(seconds, 3), "target_seconds": 5.0,

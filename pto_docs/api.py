@@ -11,10 +11,10 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from .config import ConfigProblem
+from .sources.mkdocs_options import ConfigProblem
 
 __all__ = ["BuildFailed", "ConfigProblem", "build_site", "load", "load_catalog", "run_trace"]
-from .load import LoadResult
+from .analysis.load import LoadResult
 
 
 class BuildFailed(Exception):
@@ -25,12 +25,12 @@ def load(spec_root: str | os.PathLike, *, templates_dir: str | None = None, prer
          states=None):
     """The loaded tree and its renderer (render/build_state.py); ``states``, a render.build_state.TreeStates the
     caller keeps, lets an unchanged tree be reused and a changed one be loaded incrementally."""
-    from .render.build_state import build_state
+    from .analysis.build_state import build_state
     return build_state(spec_root, templates_dir, preread=preread, states=states)
 
 
 def load_catalog(spec_root: str | os.PathLike) -> LoadResult:
-    from .load import load_catalog as _load
+    from .analysis.load import load_catalog as _load
     return _load(spec_root)
 
 
@@ -41,7 +41,7 @@ def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, ConfigurationError
 
-    from .resources import DEFAULT_CONFIG, SITE_SRC_DIR
+    from .render.resources import DEFAULT_CONFIG, SITE_SRC_DIR
     from .site.config import check_mkdocs_config
     overrides: dict = {"strict": strict}
     if config_file is None:
@@ -85,8 +85,8 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
         plugin.config.cache_dir = os.path.abspath(cache_dir)
     use_cache = bool(plugin.config.cache and cache)
     plugin.config.cache = use_cache
-    from .output_guard import OutputRefused, check_cache_dir, check_site_dir
     from .site.config import config_path
+    from .store.output_guard import OutputRefused, check_cache_dir, check_site_dir
     root = config_path(config, plugin.config.spec_root)
     try:
         if plugin.config.cache_dir:

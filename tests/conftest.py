@@ -48,7 +48,7 @@ def asl_model_cache(_own_user_cache) -> Path:
     user cache, sealed with the run's own key (a store.SealedFolder: ``str()`` is its path). A model is parsed once
     per run, and every later test that links the same texts reads it (a cache file is written whole and renamed
     into place, so the workers share it safely)."""
-    from pto_docs.commands.avs_cmd import default_cache_dir
+    from pto_docs.cli.avs import default_cache_dir
     from pto_docs.store import sealed_folder
     return sealed_folder(default_cache_dir())
 
@@ -71,13 +71,13 @@ def real_tree_root() -> Path:
 
 @pytest.fixture(scope="session")
 def real_load(real_tree_root):
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     return load_catalog(real_tree_root)
 
 
 @pytest.fixture(scope="session")
 def catalog_load():
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     return load_catalog(REPO / "catalog")
 
 

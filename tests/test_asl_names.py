@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pto_docs.asl.names import closure, names
 from pto_docs.asl.parser import parse
-from pto_docs.asl_names import closure, names
 
 
 def parser_names(text: str, path: str) -> set[str]:
@@ -28,13 +28,13 @@ def check_tree(units) -> int:
 
 
 def test_every_name_the_parser_declares_is_found_in_the_sample_tree(catalog_load):
-    from pto_docs.avs import model_units
+    from pto_docs.bridge.avs import model_units
     assert check_tree(model_units(catalog_load.catalog)) >= 5
 
 
 @pytest.mark.realtree
 def test_every_name_the_parser_declares_is_found_in_the_real_tree(real_load):
-    from pto_docs.avs import generated_decoders, model_units
+    from pto_docs.bridge.avs import generated_decoders, model_units
     catalog = real_load.catalog
     assert check_tree(model_units(catalog)) >= 800
     text = generated_decoders(catalog)

@@ -1,4 +1,4 @@
-"""The assembler (pto_docs.assembler) on forms made here: text -> word by the encoding model, its diagnostics, the
+"""The assembler (pto_docs.isa.assembler) on forms made here: text -> word by the encoding model, its diagnostics, the
 round trip and the example-line verdicts. The real tree is tested in tests/trace/test_assembler_realtree.py."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pto_docs.assembler import AsmError, Assembler, round_trip
+from pto_docs.isa.assembler import AsmError, Assembler, round_trip
 
 
 def field(name, lsb, width, signedness="encoding-defined", value_lsb=0):

@@ -1,4 +1,4 @@
-"""Every diagnostic code the loader and validator emit is documented, in pto_docs.codes and in the README."""
+"""Every diagnostic code the loader and validator emit is documented, in pto_docs.model.codes and in the README."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from pto_docs.codes import CODES
+from pto_docs.model.catalog.codes import CODES
 
 REPO = Path(__file__).resolve().parent.parent
 EMITTERS = {"error", "warning"}
@@ -67,8 +67,8 @@ def test_the_readme_table_matches_the_code_registry():
 
 
 def test_no_documented_code_is_dead():
-    from pto_docs.schema_registry import _CODES as SCHEMA_CODES
-    # IO-ROOT, IO-WRITE and OUTPUT-REFUSED are printed by the CLI (the last two through pto_docs.output_guard);
+    from pto_docs.schemas.registry import _CODES as SCHEMA_CODES
+    # IO-ROOT, IO-WRITE and OUTPUT-REFUSED are printed by the CLI (the last two through pto_docs.store.output_guard);
     # the SCHEMA-* codes come from the jsonschema keyword mapping
     emitted = (set(emitted_codes()) | {"IO-ROOT", "IO-WRITE", "OUTPUT-REFUSED", "SCHEMA"} | set(SCHEMA_CODES.values())
                | printed_codes())

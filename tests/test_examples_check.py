@@ -73,9 +73,9 @@ def test_example_asm_findings_follow_record_edits_through_the_load_memo(tmp_path
     """A reload (mkdocs serve) reuses the EXAMPLE-ASM verdicts only while every record line is unchanged."""
     import shutil
 
-    from pto_docs.examples_check import consistency_diagnostics
-    from pto_docs.load import load_catalog
-    from pto_docs.load_memo import LoadMemo
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.checks.examples import consistency_diagnostics
+    from pto_docs.store.load_memo import LoadMemo
     root = tmp_path / "tree"
     shutil.copytree(Path(__file__).resolve().parents[1] / "catalog", root)
     memo = LoadMemo()
@@ -103,8 +103,8 @@ def test_a_bundle_line_in_placeholders_with_a_wrong_shape_is_example_asm(tmp_pat
     and brackets of one of that instruction's syntaxes (the sample tree has BSTART.TEPL: Mode, Function, DataType)."""
     import shutil
 
-    from pto_docs.examples_check import assembly_diagnostics
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.checks.examples import assembly_diagnostics
     root = tmp_path / "tree"
     shutil.copytree(Path(__file__).resolve().parents[1] / "catalog", root)
     unit = root / TADD_PATH

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pto_docs.flags_check import flags_prose_diagnostics
+from pto_docs.checks.flags import flags_prose_diagnostics
 
 PROFILE = """func ProfileWithFlags(x: integer) => (integer, bits(5))
 begin

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.gc_pause import NEVER, FullCollectionPause
+from pto_docs.runtime.gc_pause import NEVER, FullCollectionPause
 from tests.mkdocs_config import config_copy
 
 
@@ -45,7 +45,7 @@ def test_pause_suspend_resume(_own_thresholds):
 
 
 def _build(tmp_path: Path, root: Path, name: str = "site") -> tuple[int, str]:
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     args = type("Args", (), {"spec_root": str(root), "site_dir": str(tmp_path / name),
                              "config_file": str(config_copy(tmp_path, root)), "no_strict": False,
                              "cache_dir": str(tmp_path / "cache"), "no_cache": False, "quiet": True})()
@@ -66,7 +66,7 @@ def _recorder(monkeypatch, log: Path, module, name: str) -> None:
 
 
 def test_a_build_pauses_full_collections_everywhere_and_gives_them_back(tmp_path, tree, monkeypatch, _own_thresholds):
-    from pto_docs import avs
+    from pto_docs.bridge import avs
     from pto_docs.render import pages
     log = tmp_path / "thresholds.jsonl"
     _recorder(monkeypatch, log, pages.SiteRenderer, "pages")  # each language's pages, in its own process
@@ -95,7 +95,7 @@ def test_a_failed_build_gives_them_back(tmp_path, tree, _own_thresholds):
 
 
 def test_full_collections_paused_nests_and_sets_back(_own_thresholds):
-    from pto_docs.gc_pause import full_collections_paused
+    from pto_docs.runtime.gc_pause import full_collections_paused
     with full_collections_paused():
         assert gc.get_threshold() == (650, 9, NEVER)
         with full_collections_paused():
@@ -110,8 +110,9 @@ def test_full_collections_paused_nests_and_sets_back(_own_thresholds):
 def test_loading_a_tree_and_linking_models_pause_full_collections(tmp_path, monkeypatch, _own_thresholds):
     """load_catalog, the executor's ASL bridge and the model runner of `pto-docs exec` build what lives on with
     full collections paused, and set the thresholds back."""
-    from pto_docs import exec_model, executor_asl, load
-    from pto_docs.avs import avs_inputs
+    from pto_docs.analysis import load
+    from pto_docs.bridge import exec_model, executor_asl
+    from pto_docs.bridge.avs import avs_inputs
     seen = []
 
     def recording(module, name):

@@ -87,7 +87,7 @@ def _check_site(site: Path) -> None:
 
 def test_the_installed_package_is_the_wheel_with_its_templates(venv, outside):
     result = _run([str(venv / "bin/python"), "-c",
-                   "import pto_docs, pto_docs.resources as r; print(pto_docs.__file__); print(r.TEMPLATES_DIR);"
+                   "import pto_docs, pto_docs.render.resources as r; print(pto_docs.__file__); print(r.TEMPLATES_DIR);"
                    "print(r.SITE_SRC_DIR); print(r.DEFAULT_CONFIG.is_file())"], outside)
     package, templates, site_src, default = result.stdout.split()
     assert package.startswith(str(venv)) and templates.startswith(str(venv)) and site_src.startswith(str(venv))
@@ -109,7 +109,7 @@ def test_minimal_mkdocs_yml_from_the_wheel_outside_the_repository(venv, outside)
 def test_the_shipped_default_config_is_this_repositorys_mkdocs_yml_without_its_paths():
     import yaml
 
-    from pto_docs.resources import DEFAULT_CONFIG
+    from pto_docs.render.resources import DEFAULT_CONFIG
     repo = yaml.safe_load((REPO / "mkdocs.yml").read_text("utf-8"))
     shipped = yaml.safe_load(DEFAULT_CONFIG.read_text("utf-8"))
     assert {k: v for k, v in repo.items() if k not in ("docs_dir", "site_dir")} == shipped

@@ -12,8 +12,8 @@ import shutil
 
 import pytest
 
-from pto_docs import semantics_check
-from pto_docs.semantics_check import prose_index, reduction_targets, semantics_findings
+from pto_docs.checks import semantics as semantics_check
+from pto_docs.checks.semantics import prose_index, reduction_targets, semantics_findings
 
 ARG_REDUCTIONS = {"TROWARGMIN", "TROWARGMAX", "TCOLARGMIN", "TCOLARGMAX"}
 # The 0.58.3 selection test of TileReductionStepWithFlags (asl/tile/model/execution/reduction.asl) and a fix:
@@ -50,7 +50,7 @@ def test_the_sample_tree_has_no_index_reduction_and_runs_nothing(catalog_load, m
 
 
 def _load(root):
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     return load_catalog(root).catalog
 
 
@@ -143,7 +143,7 @@ def test_the_verdict_key_ignores_units_the_witness_cannot_reach(real_tree_root, 
 def test_the_witness_runs_on_the_units_it_can_reach_with_the_whole_models_results(real_load, monkeypatch):
     """The witness loads only the closure of what it can reach (less than half the units); its results are
     those of the whole model."""
-    from pto_docs.avs import model_units
+    from pto_docs.bridge.avs import model_units
     monkeypatch.setattr(semantics_check, "_LAST_KEY", {})
     released = real_load.catalog
     targets = reduction_targets(released)
@@ -151,7 +151,7 @@ def test_the_witness_runs_on_the_units_it_can_reach_with_the_whole_models_result
     everything = [u.path for u in model_units(released)]
     assert 0 < len(reached) < len(everything) / 2
     loaded = []
-    from pto_docs import executor_asl
+    from pto_docs.bridge import executor_asl
     original = executor_asl.AslBridge.__init__
 
     def recording(self, units, *rest, **kw):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..frozen import sha256_bytes
-from ..model import Catalog
+from ..model.catalog import Catalog
+from ..model.frozen import sha256_bytes
 from .manifest import MANIFEST, release_manifest
 from .projections import CATALOG_PATHS, catalog_projections
 from .readiness import ADR_INDEX, TRACEABILITY, adr_index, traceability

@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..frozen import canonical_sha256, thaw
-from ..model import Catalog
+from ..model.catalog import Catalog
+from ..model.frozen import canonical_sha256, thaw
 from .projections import CATALOG_PATHS
 from .readiness import ADR_INDEX, TRACEABILITY, adr_fronts
 

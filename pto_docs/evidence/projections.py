@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..frozen import thaw
-from ..model import Catalog
+from ..model.catalog import Catalog
+from ..model.frozen import thaw
 
 CATALOG_OF_SURFACE = {"tile": "tile-operations", "block": "command-forms", "scalar": "scalar-forms"}
 CATALOG_PATHS = {name: f"spec/catalog/{name}.json" for name in CATALOG_OF_SURFACE.values()}

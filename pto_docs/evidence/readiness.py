@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..frozen import thaw
-from ..model import Catalog, Unit
+from ..model.catalog import Catalog, Unit
+from ..model.frozen import thaw
 
 ADR_INDEX = "spec/evidence/adr-index.json"
 TRACEABILITY = "spec/evidence/release-traceability-readiness.json"

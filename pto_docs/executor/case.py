@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..schema_registry import fast_check
+from ..schemas.registry import fast_check
 from . import bundle as bundle_mod
 from . import dtypes, engine, state
 from .bundle import Bundle

@@ -7,7 +7,7 @@ import sys
 
 import yaml
 
-from ..strict_parse import load_yaml, loads_json
+from ..schemas.strict_parse import load_yaml, loads_json
 from .case import run_case
 from .faults import CaseError
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import yaml
 
-from ..frozen import sha256_text
-from ..model import Catalog
+from ..model.catalog import Catalog
+from ..model.frozen import sha256_text
 
 SOURCE_LOCALE = "en"
 LOCALES = ("en", "zh-CN")

@@ -9,7 +9,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from ..model import Adr, Catalog
+from ..model.catalog import Adr, Catalog
 from . import routes
 
 # [text](target "title") and [text](<target>) — the inline form upstream's ADRs use; images are left alone

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..model import Unit
+from ..model.catalog import Unit
 from .env import Prose
 
 LB_NAME = re.compile(r"\bLB(\d+)\s*[=/:]\s*([A-Za-z_][A-Za-z0-9_]*)")

@@ -1,4 +1,4 @@
-"""The page view of an instruction's worked examples from the AVS test points (``pto_docs.avs_examples``).
+"""The page view of an instruction's worked examples from the AVS test points (``pto_docs.bridge.avs_examples``).
 
 State rows are the leaves the interpreter recorded; a run of array elements with consecutive indices
 (memory bytes, a tile's payload words, a register file) is shown as one row ``name[a..b]``."""
@@ -9,8 +9,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..avs_examples import AvsExample
-from ..model import Catalog, Unit
+from ..bridge.avs_examples import AvsExample
+from ..model.catalog import Catalog, Unit
 from . import routes
 
 MAX_ROWS = 48  # state rows shown per table; the rest are counted

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from ..model import Catalog, Unit
+from ..model.catalog import Catalog, Unit
 from .encoding_notes import Note, item_value, note, title
 from .fragments import plain_code, readable_json
 
@@ -112,8 +112,8 @@ def _compact_ticks(svg: str) -> str:
 
 
 def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
-    from ..diagrams import register_svg
-    from ..encoding import encoding_for
+    from ..isa.encoding import encoding_for
+    from .diagrams import register_svg
     enc = encoding_for(catalog, unit)
     if enc is None:
         return EncodingView(True, None, None, (), (), ())

@@ -9,7 +9,7 @@ from functools import lru_cache
 import jinja2
 from markupsafe import Markup, escape
 
-from ..resources import TEMPLATES_DIR
+from .resources import TEMPLATES_DIR
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 

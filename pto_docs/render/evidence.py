@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from ..model import Unit
+from ..analysis.sitedata import Artifact, SiteData
+from ..model.catalog import Unit
 from . import routes
 from .env import Prose
 from .fragments import plain_code
-from .sitedata import Artifact, SiteData
 
 
 @dataclass(frozen=True)

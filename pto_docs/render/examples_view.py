@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..frozen import thaw
+from ..model.frozen import thaw
 from . import routes
 from .numbers import exact_title, number_text
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Catalog, Unit
+from ..model.catalog import Catalog, Unit
 from .env import Prose
 
 
@@ -53,14 +53,14 @@ def findings_of(unit: Unit, catalog: Catalog | None = None, assembly: dict | Non
 
 def assembly_findings_by_unit(catalog: Catalog, units=None) -> dict[str, tuple[Finding, ...]]:
     """EXAMPLE-ASM findings of ``units`` (default: every instruction), by unit id; one assembler for them all."""
-    from ..assembler import Assembler
+    from ..isa.assembler import Assembler
     assembler, instruction_ids = Assembler(catalog), frozenset(u.id for u in catalog.instructions)
     return {u.id: found for u in (catalog.instructions if units is None else units)
             if (found := _assembly_findings(u, catalog, assembler, instruction_ids))}
 
 
 def _assembly_findings(unit: Unit, catalog: Catalog, assembler, instruction_ids: frozenset) -> tuple[Finding, ...]:
-    from ..examples_check import assembly_lines
+    from ..checks.examples import assembly_lines
     out = []
     for pointer, segment, verdict, message, _owner in assembly_lines(catalog, unit, assembler, instruction_ids):
         if verdict == "mismatch":
@@ -75,7 +75,7 @@ def _model_findings(unit: Unit) -> tuple[Finding, ...]:
     from ..executor import accepted_data_types, check_bundle, supported_instructions
     if not unit.is_instruction or unit.surface != "tile" or unit.mnemonic not in supported_instructions():
         return ()
-    from ..examples_check import _check_unit, prose_data_types
+    from ..checks.examples import _check_unit, prose_data_types
     accepted = tuple(accepted_data_types(unit.mnemonic))
     out = []
     for d in _check_unit(unit, accepted, check_bundle):
@@ -123,8 +123,8 @@ class FlagsNotice:
 
 def flags_notices(catalog: Catalog, findings, unit: Unit, src: str, *, via: bool) -> tuple[FlagsNotice, ...]:
     """The notices of ``unit``: its own findings, or (``via``) those of the functions its execution calls."""
-    from ..flags_check import executes_through
-    from ..model import asl_name
+    from ..checks.flags import executes_through
+    from ..model.catalog import asl_name
     from . import routes
     out = []
     for f in findings:

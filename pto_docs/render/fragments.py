@@ -20,7 +20,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from ..frozen import thaw
+from ..model.frozen import thaw
 
 _WHITESPACE_SPAN = re.compile(r'<span class="w">([ \t\n]*)</span>')
 # Pygments escapes quotes for attribute safety; its code is element text, where a quote needs no entity.
@@ -93,7 +93,7 @@ def adopt_highlighted(entries: dict[str, str]) -> None:
 def _salt() -> str:
     import pygments
 
-    from .. import asl_lexer
+    from . import asl_lexer
     with open(asl_lexer.__file__, "rb") as fh:
         lexer = hashlib.sha256(fh.read()).hexdigest()
     return f"{pygments.__version__}\0{lexer}\0{_WHITESPACE_SPAN.pattern}\0{_LINENO_SPAN.pattern}\0{_QUOTE_ENTITIES}"

@@ -12,7 +12,7 @@ import json
 import re
 
 from ..i18n import LOCALES, labels
-from ..model import Catalog
+from ..model.catalog import Catalog
 from . import routes
 
 KINDS = ("instruction", "unit", "requirement", "test", "adr")

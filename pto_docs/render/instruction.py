@@ -9,9 +9,10 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..frozen import thaw
-from ..model import NdfClause, Unit
-from ..translate_keys import CONTRACT_PROSE
+from ..analysis.sitedata import SiteData
+from ..model.catalog import NdfClause, Unit
+from ..model.frozen import thaw
+from ..model.translate_keys import CONTRACT_PROSE
 from . import routes
 from .assembly import AssemblyView, assembly_view
 from .avs_examples_view import avs_example_views
@@ -20,7 +21,6 @@ from .env import Prose
 from .evidence import EvidenceView, evidence_view
 from .examples_view import ExampleView, example_views
 from .fragments import highlighted, json_block, plain_asl
-from .sitedata import SiteData
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..frozen import canonical_sha256, pretty_json, sha256_text, thaw
+from ..analysis.sitedata import SiteData
 from ..i18n import Localized, Translator, labels
-from ..model import Catalog, Unit
+from ..model.catalog import Catalog, Unit
+from ..model.frozen import canonical_sha256, pretty_json, sha256_text, thaw
+from ..runtime.workers import pool_options
 from ..sources.tree import SpecTree
-from ..workers import pool_options
 from . import routes
 from .adr_links import front_links
 from .adr_links import rewrite as rewrite_adr_links
@@ -42,7 +43,6 @@ from .heavy_html import HeavyBlocks
 from .instruction import CostlyParts, InstructionModel, build_instruction_model, costly_parts
 from .markdown_safe import adr_html, safe_markdown
 from .page_helpers import PageHelpers
-from .sitedata import SiteData
 
 BANNER = "<!--pto-translation-banner-->"
 SEARCHABLE = re.compile(r"<!--pto-f:(\d+)-->")

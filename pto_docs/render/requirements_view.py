@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..model import Catalog
+from ..model.catalog import Catalog
 from . import routes
 
 MAX_PER_PAGE = 250

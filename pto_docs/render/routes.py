@@ -6,7 +6,7 @@ import posixpath
 from functools import lru_cache
 from urllib.parse import quote
 
-from ..model import Unit
+from ..model.catalog import Unit
 
 HOME = "index.md"
 INSTRUCTION_INDEX = "instructions/index.md"

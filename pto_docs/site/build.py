@@ -21,13 +21,13 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from ..diagnostics import SpecRootError
-from ..gc_pause import FullCollectionPause
+from ..analysis.build_state import BuildState, build_state
 from ..i18n import MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
-from ..progress import current as current_progress
-from ..render.build_state import BuildState, build_state
+from ..model.diagnostics import SpecRootError
 from ..render.footer import footer_identity
 from ..render.navigation import navigation
+from ..runtime.gc_pause import FullCollectionPause
+from ..runtime.progress import current as current_progress
 from . import output, serve, template_cache
 from .config import config_path
 from .logs import WarningCounter
@@ -48,7 +48,7 @@ class SiteBuild(PageEvents):
         self.command = command  # MkDocs' command ("build", "serve"; None: build() called directly)
         self.dirty = dirty  # MkDocs' --dirty (or `pto-docs build` with its cache)
         self.locale = locale  # None on the primary build
-        self.progress = progress  # a pto_docs.progress.Progress given by `pto-docs build`
+        self.progress = progress  # a pto_docs.runtime.progress.Progress given by `pto-docs build`
         self.state: BuildState | None = None
         self.parts: dict = {}
         self.written: WrittenPages | None = None  # `mkdocs serve --dirty`: the page files already in the site
@@ -145,8 +145,8 @@ class SiteBuild(PageEvents):
             except (OSError, UnicodeDecodeError) as exc:
                 raise PluginError(f"{path}: error[IO-READ]: cannot read the generated decoders: "
                                   f"{getattr(exc, 'strerror', None) or exc}") from None
-        from ..output_guard import OutputRefused, check_cache_dir
         from ..store import user_cache_root
+        from ..store.output_guard import OutputRefused, check_cache_dir
         base = config_path(config, self.options.cache_dir) if self.options.cache_dir else user_cache_root()
         try:
             cache = check_cache_dir(base / "avs-examples", root)
@@ -155,7 +155,7 @@ class SiteBuild(PageEvents):
         profile = self.options.avs_profile
 
         def run(catalog):
-            from ..avs import examples_results, needs_decoders
+            from ..bridge.avs import examples_results, needs_decoders
             if generated is None and needs_decoders(catalog):
                 if self.locale is None:
                     log.info(f"{root}: the ASL model depends on generated:decoders and avs_decoders is not set: "
@@ -192,7 +192,7 @@ class SiteBuild(PageEvents):
         """An explicit ``cache_dir`` inside (or around) the spec tree is refused: the tree's authors could write it."""
         if not self.options.cache_dir:
             return
-        from ..output_guard import OutputRefused, check_cache_dir
+        from ..store.output_guard import OutputRefused, check_cache_dir
         try:
             check_cache_dir(config_path(config, self.options.cache_dir), root)
         except OutputRefused as exc:
@@ -353,14 +353,14 @@ class SiteBuild(PageEvents):
                 current_progress().stage("hashing the spec tree")
             settings = {k: v for k, v in dict(self.options).items() if k not in ("cache_dir",)}
             if self.options.avs_decoders:  # avs_examples: run reads them; their content decides the examples
-                from ..frozen import sha256_bytes
+                from ..model.frozen import sha256_bytes
                 try:
                     settings["avs_decoders_sha256"] = sha256_bytes(config_path(config, self.options.avs_decoders).read_bytes())
                 except OSError:
                     settings["avs_decoders_sha256"] = None
             avs_path = self.avs_results_path(config)
             if avs_path is not None:  # the results' content, not only their path, decides the pages
-                from ..frozen import sha256_bytes
+                from ..model.frozen import sha256_bytes
                 try:
                     settings["avs_results_sha256"] = sha256_bytes(avs_path.read_bytes())
                 except OSError:
@@ -405,7 +405,7 @@ class SiteBuild(PageEvents):
         if cache_dir and (self.cache is not None or any(r.get("reused") for r in results)):
             output.write_build_report(cache_dir, results)
         if self.staging is not None:
-            from ..output_guard import write_site_marker
+            from ..store.output_guard import write_site_marker
             write_site_marker(config.site_dir)  # the next build may replace this site (and nothing else)
             output.publish(config.site_dir, self.final_site_dir)
             if cache_dir:
@@ -465,8 +465,8 @@ class SiteBuild(PageEvents):
 def _default_cache_dir(root: Path) -> str | None:
     """The tree's folder in the user's cache; None (no cache) when the user's cache lies over, in or around the
     spec tree, or its key cannot be trusted (store/seal.py; checked in that order: no key is made in a tree)."""
-    from ..output_guard import OutputRefused, check_cache_dir
     from ..store import tree_cache_dir, user_sealer
+    from ..store.output_guard import OutputRefused, check_cache_dir
     folder = tree_cache_dir(root)
     try:
         check_cache_dir(folder.parent.parent, root)
@@ -478,7 +478,7 @@ def _default_cache_dir(root: Path) -> str | None:
 def _check_site_dir(site_dir: str, root: Path, checked_by_caller: bool) -> None:
     """Publishing replaces the site directory: never the spec tree, never a stranger's directory (output_guard).
     ``pto-docs build`` has checked it already, with its ``--force``; plain ``mkdocs build`` is checked here."""
-    from ..output_guard import OutputRefused, check_site_dir
+    from ..store.output_guard import OutputRefused, check_site_dir
     try:
         check_site_dir(site_dir, root, force=checked_by_caller, create=False)
     except OutputRefused as exc:

@@ -73,7 +73,7 @@ def build_signature(config, locale: str) -> str:
     import mkdocs
 
     from .. import __version__
-    from ..resources import OVERRIDES_DIR
+    from ..render.resources import OVERRIDES_DIR
     theme = config.theme
     site = {
         "format": FORMAT, "pto_docs": __version__, "mkdocs": mkdocs.__version__,

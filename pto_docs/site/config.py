@@ -16,7 +16,7 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 
 from ..i18n import LOCALES
-from ..resources import OVERRIDES_DIR, STYLESHEET
+from ..render.resources import OVERRIDES_DIR, STYLESHEET
 
 DOCS_CHOICES = ("ignore", "include")
 DOCS_SECTION = "docs/"  # `docs: include`: where the pages of a docs_dir inside the spec root go

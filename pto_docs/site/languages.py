@@ -23,8 +23,8 @@ import shutil
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
-from ..progress import current as current_progress
-from ..workers import pool_options
+from ..runtime.progress import current as current_progress
+from ..runtime.workers import pool_options
 from . import output
 from .logs import Prefix
 from .serve import WrittenPages

@@ -8,7 +8,7 @@ import hashlib
 import weakref
 from dataclasses import dataclass, field
 
-from ..render.build_state import TreeStates
+from ..analysis.build_state import TreeStates
 from .serve import Background
 from .template_cache import ThemeBytecode
 

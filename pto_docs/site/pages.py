@@ -19,10 +19,10 @@ from pathlib import Path
 from mkdocs.structure.files import File
 
 from ..i18n import labels
-from ..progress import current as current_progress
 from ..render import routes
 from ..render.navigation import navigation
-from ..resources import SEARCH_SCRIPT, SITE_SRC_DIR, STYLESHEET
+from ..render.resources import SEARCH_SCRIPT, SITE_SRC_DIR, STYLESHEET
+from ..runtime.progress import current as current_progress
 from . import output, serve
 from .config import DOCS_SECTION, docs_dir_in_spec_root
 from .serve import WrittenPages

@@ -19,9 +19,9 @@ import logging
 
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 
-from ..progress import Progress
-from ..progress import install as install_progress
-from ..resources import TEMPLATES_DIR
+from ..render.resources import TEMPLATES_DIR
+from ..runtime.progress import Progress
+from ..runtime.progress import install as install_progress
 from .build import SiteBuild
 from .config import PtoDocsConfig, adopt_site_settings, check_mkdocs_config
 from .logs import install_dirty_filter

@@ -100,8 +100,8 @@ def user_templates(spec_root: Path | None) -> CompiledTemplates | None:
     """The user's cache of compiled templates (``$XDG_CACHE_HOME/pto-docs/templates``); None when that folder is
     over, in or around the spec tree (pto-docs writes nothing there), is not a directory, or the user's cache key
     cannot be trusted."""
-    from ..output_guard import OutputRefused, check_cache_dir
     from ..store import user_cache_root
+    from ..store.output_guard import OutputRefused, check_cache_dir
     try:
         folder = check_cache_dir(user_cache_root() / "templates", spec_root)
     except OutputRefused:

@@ -155,7 +155,7 @@ def tree_digest(root: Path, templates_dir: str | None, plugin_config: dict[str, 
     loader then parses instead of reading the tree again (so the digest describes exactly the bytes parsed).
     ``outputs``: our own output directories (site, cache), left out where they lie inside the spec root."""
     from .. import __file__ as package_init
-    from ..resources import TEMPLATES_DIR
+    from ..render.resources import TEMPLATES_DIR
     from ..sources.release import git_identity
     digest = hashlib.sha256(f"pto-docs tree digest {FORMAT}\n".encode())
     skip = frozenset(os.path.realpath(path) for path in outputs if path)

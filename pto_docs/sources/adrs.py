@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Diagnostic, error
-from ..model import SourceFile
+from ..model.catalog import SourceFile
+from ..model.diagnostics import Diagnostic, error
 
 ADR_FILE = re.compile(r"(\d{4})-[A-Za-z0-9._-]+\.md\Z")
 TEMPLATE_ID = "ADR-0000"
@@ -36,7 +36,7 @@ def parse_adr(file: SourceFile) -> tuple[RawAdr | None, list[Diagnostic]]:
         return None, diags
     text = "\n".join(lines[1:close])
     try:
-        from ..strict_parse import loads_json
+        from ..schemas.strict_parse import loads_json
         front = loads_json(text)
     except json.JSONDecodeError as exc:
         diags.append(error(file.path, exc.lineno + 1, exc.colno, "JSON-SYNTAX", f"ADR front matter is not valid JSON: {exc.msg}"))

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Diagnostic, error
-from ..frozen import sha256_text
-from ..strict_parse import loads_json
+from ..model.diagnostics import Diagnostic, error
+from ..model.frozen import sha256_text
+from ..schemas.strict_parse import loads_json
 
 RECORD_PREFIXES = {
     "PTO-INSTRUCTION": "// PTO-INSTRUCTION: ",

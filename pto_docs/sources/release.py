@@ -7,8 +7,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic, error
-from ..model import Release, SourceFile
+from ..model.catalog import Release, SourceFile
+from ..model.diagnostics import Diagnostic, error
 
 RELEASE_STATUSES = ("release-candidate", "verified")
 

@@ -8,8 +8,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, SpecRootError, error
-from ..model import SourceFile
+from ..model.catalog import SourceFile
+from ..model.diagnostics import Diagnostic, SpecRootError, error
 
 # (directory, suffixes, recursive) of everything the loader parses.
 PARSED_AREAS: tuple[tuple[str, tuple[str, ...], bool], ...] = (

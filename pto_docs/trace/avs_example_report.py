@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..avs_examples import coverage, examples_by_unit
-from ..model import Catalog
+from ..bridge.avs_examples import coverage, examples_by_unit
+from ..model.catalog import Catalog
 from .lock import ReviewLock
 
 

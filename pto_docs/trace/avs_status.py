@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model import Catalog
+from ..model.catalog import Catalog
 
 SCHEMA = "pto-docs.avs.v1"
 STATUSES = ("pass", "fail", "error", "stale", "missing")
@@ -29,8 +29,8 @@ class AvsStatus:
 
 def read_avs_results(path: str | Path, data: bytes | None = None) -> dict:
     """The checked ``pto-docs.avs.v1`` document at ``path`` (or in ``data``, read from there already)."""
-    from ..schema_registry import fast_check, validator
-    from ..strict_parse import loads_json
+    from ..schemas.registry import fast_check, validator
+    from ..schemas.strict_parse import loads_json
     try:
         text = (Path(path).read_bytes() if data is None else data).decode("utf-8")
         doc = loads_json(text)

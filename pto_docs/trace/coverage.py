@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..model import Catalog
+from ..model.catalog import Catalog
 
 ADR_ID = re.compile(r"\bADR-[0-9]{4}\b")
 NON_SEMANTIC_KINDS = frozenset({"decode-positive", "decode-negative", "static-invariant"})

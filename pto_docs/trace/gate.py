@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..diagnostics import Diagnostic
+from ..model.diagnostics import Diagnostic
 
 ERROR, WARNING, IGNORE = "error", "warning", "ignore"
 SEVERITIES = (ERROR, WARNING, IGNORE)

@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ..frozen import canonical_sha256, thaw
-from ..model import Catalog, Requirement
+from ..model.catalog import Catalog, Requirement
+from ..model.frozen import canonical_sha256, thaw
 
 MATCH, STALE, MISSING, RECORDED_ONLY, UNRECORDED = "match", "stale", "missing", "recorded-only", "unrecorded"
 STATUSES = (MATCH, STALE, MISSING, RECORDED_ONLY, UNRECORDED)

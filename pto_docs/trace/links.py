@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..frozen import canonical_sha256, sha256_text, thaw
-from ..model import Catalog
-from ..translate_keys import resolve_pointer, subject_record
+from ..model.catalog import Catalog
+from ..model.frozen import canonical_sha256, sha256_text, thaw
+from ..model.translate_keys import resolve_pointer, subject_record
 from .hashing import CORE_RECORDERS, requirement_digest
 from .lock import LOCK_SCHEMA, ReviewLock
 

@@ -52,7 +52,7 @@ def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
         return None
     data = path.read_bytes()
     try:
-        from ..strict_parse import loads_json
+        from ..schemas.strict_parse import loads_json
         doc = loads_json(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LockError(f"not valid UTF-8 JSON: {exc}") from None
@@ -66,7 +66,7 @@ def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
 
 
 def validate_lock(doc: Any) -> list[str]:
-    from ..schema_registry import validator
+    from ..schemas.registry import validator
     try:
         errors = sorted(validator("review-lock").iter_errors(doc), key=lambda e: list(e.absolute_path))
     except RecursionError:

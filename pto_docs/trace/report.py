@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import __version__
-from ..frozen import canonical_json, canonical_sha256, thaw
-from ..model import Catalog
-from ..translate_keys import subject_record
+from ..model.catalog import Catalog
+from ..model.frozen import canonical_json, canonical_sha256, thaw
+from ..model.translate_keys import subject_record
 from . import hashing as H
 from .coverage import coverage
 from .gate import Finding, Policy, apply_policy, finding

@@ -37,7 +37,7 @@ def configured_policy(policy_items: Iterable[str] = (), options: Mapping | None 
 
 
 def _examples(catalog) -> tuple[tuple, list[tuple[str, str, str, str]]]:
-    from ..examples import worked_examples
+    from ..bridge.examples import worked_examples
     try:
         return tuple(worked_examples(catalog)), []
     except Exception as exc:  # an executor bug must fail the gate, not crash it

@@ -175,7 +175,7 @@ def test_validate_reports_a_witness_model_over_the_step_budget(tree, tmp_path):
 # -- build: avs_examples: run ------------------------------------------------------------------------------------
 
 def test_a_build_with_avs_examples_reports_a_model_over_the_step_budget(tree, tmp_path):
-    from pto_docs.commands.init_cmd import MINIMAL
+    from pto_docs.cli.init import MINIMAL
     line = add_to_unit(tree, "constant PROBE_H : integer = H(60);\n" + H)
     config = tree / "mkdocs.yml"  # as `pto-docs init` writes it, with the worked examples run by the build
     config.write_text(MINIMAL.replace("spec_root: .", "spec_root: .\n      avs_examples: run"), "utf-8")

@@ -186,7 +186,7 @@ def test_a_planted_examples_model_pickle_does_not_run(tmp_path):
 def test_a_planted_validation_pickle_does_not_run(tmp_path, monkeypatch):
     from pto_docs.asl.harness import tests_from_sources
     from pto_docs.asl.model import units_from_sources
-    from pto_docs.avs import AvsInputs, run_avs_on_catalog
+    from pto_docs.bridge.avs import AvsInputs, run_avs_on_catalog
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user"))
     unit = '// PTO-UNIT: {"id": "PTO-A", "depends_on": ["generated:decoders"]}\nconstant BASE = 10;\n'
     test = ('// PTO-TEST: {"id": "T-V", "kind": "execution"}\n'

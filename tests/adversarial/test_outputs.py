@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.output_guard import SITE_MARKER, OutputRefused, check_output_file, check_site_dir
+from pto_docs.store.output_guard import SITE_MARKER, OutputRefused, check_output_file, check_site_dir
 
 from .conftest import run_main, snapshot
 

@@ -119,7 +119,7 @@ def test_hostile_avs_results_are_text_on_the_pages(tmp_path):
     and values reaches the instruction page escaped, never as markup."""
     import json
 
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     from tests.conftest import REPO
     from tests.mkdocs_config import build_catalog
     catalog = load_catalog(REPO / "catalog").catalog

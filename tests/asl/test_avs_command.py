@@ -11,9 +11,9 @@ from pathlib import Path
 import jsonschema
 
 import pto_docs
-from pto_docs.avs_examples import coverage, examples_by_unit
+from pto_docs.analysis.load import load_catalog
+from pto_docs.bridge.avs_examples import coverage, examples_by_unit
 from pto_docs.cli import main
-from pto_docs.load import load_catalog
 from pto_docs.trace.avs_status import avs_statuses
 
 STATIC = "PTO-AVS-ARCH-*"  # a selection: the catalog's architecture test points

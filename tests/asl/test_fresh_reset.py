@@ -106,7 +106,7 @@ def check(model, monkeypatch, poke: str, unwritten_expected: bool = True) -> Non
 @pytest.mark.realtree
 def test_the_real_model_resets_the_same_both_ways(real_load, real_decoders, asl_model_cache, monkeypatch):
     from pto_docs.asl.model import load_model
-    from pto_docs.avs import avs_inputs
+    from pto_docs.bridge.avs import avs_inputs
     inputs = avs_inputs(real_load.catalog)
     model = load_model(inputs.units, real_decoders.read_text("utf-8"), asl_model_cache)
     check(model, monkeypatch, "_FaultAddress")
@@ -114,7 +114,7 @@ def test_the_real_model_resets_the_same_both_ways(real_load, real_decoders, asl_
 
 def test_the_sample_model_resets_the_same_both_ways(catalog_load, monkeypatch):
     from pto_docs.asl.model import load_model
-    from pto_docs.avs import avs_inputs
+    from pto_docs.bridge.avs import avs_inputs
     inputs = avs_inputs(catalog_load.catalog)
     model = load_model(inputs.units, None)
     if not any(d[0] == "func" and d[2] == NAME for d in model.decls):
@@ -128,7 +128,7 @@ def test_from_the_states_test_points_leave_the_shortcut_is_the_asl(real_load, re
     """Every call a sample of the real tree's test points makes, on the state the point has written by then,
     is checked against the ASL run from the same state in a session without the shortcut."""
     from pto_docs.asl.model import load_model
-    from pto_docs.avs import avs_inputs
+    from pto_docs.bridge.avs import avs_inputs
     inputs = avs_inputs(real_load.catalog)
     model = load_model(inputs.units, real_decoders.read_text("utf-8"), asl_model_cache)
     plain_session, session = harness_sessions(model, monkeypatch)

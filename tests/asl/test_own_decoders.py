@@ -1,5 +1,5 @@
 """pto-docs avs makes the generated:decoders unit from the tree's encoding records when no --decoders is given
-(pto_docs.avs_decoders), on a tree written by this test: decode priority, multi-piece fields, constraints, AGU
+(pto_docs.isa.decoders), on a tree written by this test: decode priority, multi-piece fields, constraints, AGU
 metadata, command carriers, tile decode and dispatch, system-register access; a test point calling one of
 upstream's Validate* entry points is an error that says how to get them; a --decoders file wins."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.avs_decoders import generate_decoders
+from pto_docs.analysis.load import load_catalog
 from pto_docs.cli import main
-from pto_docs.load import load_catalog
+from pto_docs.isa.decoders import generate_decoders
 from tests.spec_factory import deep, instruction_record, make_tree, write
 
 PRELUDE = "asl/scalar/model/decoder-prelude.asl"

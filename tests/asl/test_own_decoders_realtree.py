@@ -1,4 +1,4 @@
-"""pto-docs' own generated:decoders (pto_docs.avs_decoders) against the spec's own generator output
+"""pto-docs' own generated:decoders (pto_docs.isa.decoders) against the spec's own generator output
 (PTO_DOCS_AVS_DECODERS) on the real tree (PTO_SPEC_CHECKOUT): the same declarations, and every decoder and
 per-form table gives the same answer (or fails the same way) on the same inputs, each model linked on its own."""
 
@@ -15,8 +15,8 @@ from pto_docs.asl.model import VALIDATION_FUNC, load_model
 from pto_docs.asl.parser import parse
 from pto_docs.asl.runner import run_in_big_stack
 from pto_docs.asl.values import BV
-from pto_docs.avs import avs_inputs
-from pto_docs.avs_decoders import generate_decoders, mask_of, projections
+from pto_docs.bridge.avs import avs_inputs
+from pto_docs.isa.decoders import generate_decoders, mask_of, projections
 
 pytestmark = pytest.mark.realtree
 

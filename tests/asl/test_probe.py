@@ -11,7 +11,7 @@ import pytest
 from pto_docs.asl.harness import run_avs
 from pto_docs.asl.harness import tests_from_sources as points_from
 from pto_docs.asl.model import units_from_sources
-from pto_docs.schema_registry import validator
+from pto_docs.schemas.registry import validator
 
 
 def unit(uid: str, body: str) -> str:

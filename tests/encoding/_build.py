@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import MappingProxyType
 
-from pto_docs.frozen import freeze
-from pto_docs.model import Catalog, Release, SourceFile, Unit
+from pto_docs.model.catalog.catalog import Catalog, Release, SourceFile, Unit
+from pto_docs.model.catalog.frozen import freeze
 
 EMPTY = MappingProxyType({})
 
@@ -28,7 +28,7 @@ def unit(record: dict, *, kind: str = "instruction") -> Unit:
 def catalog(*units: Unit) -> Catalog:
     from dataclasses import replace
 
-    from pto_docs.load import forms_index
+    from pto_docs.analysis.load import forms_index
     by_id = {u.id: u for u in units}
     made = Catalog(
         root="/fixture", release=Release("0.0.0", "release-candidate", "", None, None, None),

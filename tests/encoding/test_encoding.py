@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pto_docs.encoding import EncodingItem, encoding_for, validate_form, wavejson
+from pto_docs.isa.encoding import EncodingItem, encoding_for, validate_form, wavejson
 from tests.encoding._build import catalog, field, form, form_unit, tepl_carrier, tile, unit
 
 

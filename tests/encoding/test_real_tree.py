@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from pto_docs.diagrams import register_svg
-from pto_docs.encoding import encoding_for, validate_form
+from pto_docs.isa.encoding import encoding_for, validate_form
+from pto_docs.render.diagrams import register_svg
 from tests.encoding._build import spec_checkout
 
 pytestmark = pytest.mark.realtree
@@ -18,7 +18,7 @@ def real_catalog():
     root = spec_checkout()
     if root is None:
         pytest.skip("no PTO-ISA/pto-spec checkout (set PTO_SPEC_CHECKOUT)")
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     return load_catalog(root).catalog
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from pto_docs.analysis.load import load_catalog
 from pto_docs.cli import main
 from pto_docs.evidence import OUTPUTS, derive_evidence
-from pto_docs.load import load_catalog
 from tests.conftest import REPO
 
 TMUL = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"

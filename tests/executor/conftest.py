@@ -20,8 +20,8 @@ def _real_exec_memo(real_load, real_tree_root):
 def shared_real_exec(_real_exec_memo, monkeypatch):
     """While a test runs, `pto-docs exec` on the real tree reuses the session's loaded tree and linked models
     (any other root is loaded as usual)."""
-    import pto_docs.commands.validate_cmd as validate_cmd
-    import pto_docs.exec_model as exec_model
+    import pto_docs.bridge.exec_model as exec_model
+    import pto_docs.cli.validate as validate_cmd
 
     memo = _real_exec_memo
     load_catalog, model_runner, load_model = validate_cmd.load_catalog, exec_model.ModelRunner, exec_model.load_model

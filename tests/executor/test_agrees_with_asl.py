@@ -1,7 +1,7 @@
 """The NumPy executor agrees with the spec's own ASL model (interpreter, ``ieee`` profile).
 
 Random legal (and some illegal) cases of every operation the NumPy model implements and the bridge runs
-(``pto_docs.executor_asl``) go through both; result bits, definedness, status flags and faults must be
+(``pto_docs.bridge.executor_asl``) go through both; result bits, definedness, status flags and faults must be
 equal. One linked ASL program serves the whole session.
 """
 
@@ -30,8 +30,8 @@ CAPACITY = 128
 
 @pytest.fixture(scope="session")
 def asl_bridge(real_load, real_decoders, asl_model_cache):
-    from pto_docs.avs import avs_inputs
-    from pto_docs.executor_asl import AslBridge
+    from pto_docs.bridge.avs import avs_inputs
+    from pto_docs.bridge.executor_asl import AslBridge
 
     units = avs_inputs(real_load.catalog).units
     bridge = AslBridge(units, real_decoders.read_text(encoding="utf-8"), asl_model_cache)
@@ -189,7 +189,7 @@ def _nan_neutral(view, dt):
 
 
 def _agree(bridge, case):
-    from pto_docs.executor_asl import numpy_view
+    from pto_docs.bridge.executor_asl import numpy_view
 
     dst = case["execute"]["destination"]
     if str(dst) in case["tiles"]:
@@ -205,7 +205,7 @@ EXAMPLES = {"TCVT": 300}  # 16 x 17 type pairs, 8 rounding selectors, Sat
 
 
 def _bridged():
-    from pto_docs.executor_asl import bridged_mnemonics
+    from pto_docs.bridge.executor_asl import bridged_mnemonics
     return [m for m in bridged_mnemonics() if _types(m)]
 
 

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from pto_docs.avs_examples import Decoder
-from pto_docs.load import load_catalog
+from pto_docs.analysis.load import load_catalog
+from pto_docs.bridge.avs_examples import Decoder
 from tests.conftest import REPO
 
 

@@ -113,7 +113,7 @@ def test_partial_operations_combine_where_both_are_valid(real_tree_root, real_de
 
 @pytest.mark.usefixtures("shared_real_exec")
 def test_a_scalar_word_is_decoded_by_our_encoding_model_and_executed(real_load, real_tree_root, real_decoders, tmp_path):
-    from pto_docs.avs_examples import Decoder
+    from pto_docs.bridge.avs_examples import Decoder
     unit = real_load.catalog.find_instruction("SWI", "scalar")
     form = unit.catalog_records[0]
     word = int(form["encoding"][0]["match"], 16)

@@ -221,7 +221,7 @@ def test_json_format_is_one_document(tmp_path, capsys):
     assert doc["counts"]["errors"] == 1
     assert doc["diagnostics"][0]["code"] == "XREF-REQUIREMENT"
     assert doc["diagnostics"][0]["pointer"] == "/requirements/0"
-    from pto_docs.schema_registry import validator
+    from pto_docs.schemas.registry import validator
     assert list(validator("validate-output").iter_errors(doc)) == []
 
 

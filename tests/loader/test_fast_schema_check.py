@@ -20,9 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pto_docs import record_check, schema_registry, validation_cache
-from pto_docs.load import load_catalog
-from pto_docs.schema_registry import (
+from pto_docs.analysis.load import load_catalog
+from pto_docs.checks import records as record_check
+from pto_docs.schemas import registry as schema_registry
+from pto_docs.schemas.registry import (
     FAST_KEYWORDS,
     RECORD_SCHEMAS,
     dereferenced,
@@ -34,6 +35,7 @@ from pto_docs.schema_registry import (
     unsupported_keywords,
     validator,
 )
+from pto_docs.store import validation_cache
 from tests.loader.test_schemas import BAD, GOOD
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pto_docs import load as load_module
-from pto_docs.load import load_catalog
-from pto_docs.load_memo import LoadMemo
-from pto_docs.render import build_state as bs
+from pto_docs.analysis import build_state as bs
+from pto_docs.analysis import load as load_module
+from pto_docs.analysis.load import load_catalog
+from pto_docs.store.load_memo import LoadMemo
 from tests.spec_factory import unit_text
 
 REPO = Path(__file__).resolve().parents[2]

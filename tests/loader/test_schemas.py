@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from jsonschema import Draft202012Validator
 
-from pto_docs.schema_registry import load_schema, schema_names, schema_problems
+from pto_docs.schemas.registry import load_schema, schema_names, schema_problems
 from tests import spec_factory as sf
 
 GOOD = {

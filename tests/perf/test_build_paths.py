@@ -22,7 +22,7 @@ def _edit(tree: Path) -> None:
 
 
 def _clean(tmp_path: Path, tree: Path) -> Path:
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     site = tmp_path / "clean-site"
     args = type("Args", (), {"spec_root": str(tree), "site_dir": str(site), "config_file": str(config_copy(tmp_path, name="clean.yml")),
                              "no_strict": False, "cache_dir": None, "no_cache": True, "quiet": True})()

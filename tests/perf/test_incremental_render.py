@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs import validation_cache
-from pto_docs.load import load_catalog
-from pto_docs.render import build_state as bs
+from pto_docs.analysis import build_state as bs
+from pto_docs.analysis.load import load_catalog
+from pto_docs.store import validation_cache
 
 REPO = Path(__file__).resolve().parents[2]
 TADD = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"

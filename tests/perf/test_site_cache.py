@@ -25,7 +25,7 @@ def _config(tmp_path: Path, templates: Path | None) -> Path:
 
 
 def build(tmp_path: Path, root: Path, templates: Path | None = None) -> dict[str, dict]:
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     args = type("Args", (), {"spec_root": str(root), "site_dir": str(tmp_path / "site"),
                              "config_file": str(_config(tmp_path, templates)), "no_strict": False,
                              "cache_dir": str(tmp_path / "cache"), "no_cache": False, "quiet": True})()
@@ -90,7 +90,7 @@ def test_template_edit_rebuilds_the_pages_that_use_it(tmp_path, tree):
     partial.write_text(partial.read_text("utf-8").replace("pto-examples", "pto-examples pto-edited"), "utf-8")
     os.utime(partial, (partial.stat().st_atime + 5, partial.stat().st_mtime + 5))
     report = build(tmp_path, tree, templates)
-    from pto_docs.render.build_state import build_state
+    from pto_docs.analysis.build_state import build_state
     renderer = build_state(tree, str(templates)).renderer
     expected = {src for src, parts in renderer.pages("en") if "pto-edited" in parts.assembled()}
     assert expected and TMUL in expected and TSQRT in expected
@@ -116,7 +116,7 @@ def test_translation_edit_rebuilds_that_language_only(tmp_path, tree):
 
 def test_schema_edit_that_changes_nothing_rebuilds_nothing(tmp_path, tree, monkeypatch):
     """A schema change reaches a page only through the catalog; the same pages mean the same keys."""
-    from pto_docs import schema_registry
+    from pto_docs.schemas import registry as schema_registry
     build(tmp_path, tree)
     original = schema_registry.load_schema.__wrapped__
 
@@ -143,7 +143,7 @@ def test_failed_build_leaves_the_previous_site(tmp_path, tree):
     before = (tmp_path / "site" / TMUL[:-3] / "index.html").read_text("utf-8")
     unit = tree / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
     unit.write_text("// PTO-INSTRUCTION: {not json\n", "utf-8")
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     args = type("Args", (), {"spec_root": str(tree), "site_dir": str(tmp_path / "site"),
                              "config_file": str(_config(tmp_path, None)), "no_strict": False,
                              "cache_dir": str(tmp_path / "cache"), "no_cache": False, "quiet": True})()

@@ -76,7 +76,7 @@ def test_the_loader_parses_the_bytes_the_digest_read(tmp_path):
     import io
     import shutil
 
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     from pto_docs.site.tree_cache import tree_digest
     root = tmp_path / "tree"
     shutil.copytree(Path(__file__).resolve().parents[2] / "catalog", root)

@@ -16,7 +16,7 @@ PAGE = TMUL[:-3] + "/index.html"
 
 def _build(tmp_path: Path, root: Path) -> str:
     """The summary line of a `pto-docs build` (in this process; the second language in a forked child)."""
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     args = type("Args", (), {"spec_root": str(root), "site_dir": str(tmp_path / "site"),
                              "config_file": str(_config(tmp_path, None)), "no_strict": False,
                              "cache_dir": str(tmp_path / "cache"), "no_cache": False, "quiet": True})()

@@ -20,13 +20,13 @@ SEED_PAGES = {
 
 @pytest.fixture(scope="session")
 def loaded():
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
     return load_catalog(SPEC_ROOT)
 
 
 @pytest.fixture(scope="session")
 def renderer(loaded):
-    from pto_docs.render.build_state import _examples
+    from pto_docs.analysis.build_state import _examples
     from pto_docs.render.pages import SiteRenderer
     return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
 
@@ -40,7 +40,7 @@ def built_site(tmp_path_factory) -> Path:
 
 
 def _build(site: Path, spec_root: Path) -> Path:
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
 
     args = type("Args", (), {"spec_root": str(spec_root), "site_dir": str(site), "config_file": str(REPO / "mkdocs.yml"),
                              "no_strict": False})()

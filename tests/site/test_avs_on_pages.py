@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from pto_docs.load import load_catalog
+from pto_docs.analysis.load import load_catalog
 from tests.conftest import REPO
 from tests.mkdocs_config import build_catalog
 
@@ -59,7 +59,7 @@ def test_with_avs_examples_run_the_build_runs_the_points_once_and_every_instruct
         assert 'id="avs-examples"' in en and "Worked examples from the test points" in en, unit.mnemonic
         assert "来自测试点的计算示例" in zh, unit.mnemonic
     # a second build with the same inputs reads the cached run: running the points again would fail here
-    import pto_docs.avs as avs_module
+    import pto_docs.bridge.avs as avs_module
 
     def no_rerun(*args, **kwargs):
         raise AssertionError("the AVS points ran again for unchanged inputs")
@@ -71,7 +71,7 @@ def test_with_avs_examples_run_the_build_runs_the_points_once_and_every_instruct
 
 
 def test_the_examples_run_is_cached_by_its_inputs_and_a_damaged_entry_is_run_again(tmp_path, monkeypatch):
-    import pto_docs.avs as avs_module
+    import pto_docs.bridge.avs as avs_module
     catalog = load_catalog(REPO / "catalog").catalog
     cache = tmp_path / "avs-examples"
     first = avs_module.examples_results(catalog, None, "ieee", cache)
@@ -93,7 +93,7 @@ def test_the_examples_run_is_cached_by_its_inputs_and_a_damaged_entry_is_run_aga
 def test_a_cached_examples_run_made_by_other_interpreter_code_is_not_read(tmp_path, monkeypatch):
     """The version number stays the same from one commit to the next; the cache key holds the code's own digest
     (a results file an older interpreter made showed that interpreter's examples after an upgrade)."""
-    import pto_docs.avs as avs_module
+    import pto_docs.bridge.avs as avs_module
     catalog = load_catalog(REPO / "catalog").catalog
     cache = tmp_path / "avs-examples"
     monkeypatch.setattr(avs_module, "examples_code_digest", lambda: "older interpreter")
@@ -109,7 +109,7 @@ def test_a_cached_examples_run_made_by_other_interpreter_code_is_not_read(tmp_pa
 
 
 def test_the_examples_code_digest_covers_the_interpreter_and_the_pruning():
-    import pto_docs.avs as avs_module
+    import pto_docs.bridge.avs as avs_module
     avs_module.examples_code_digest.cache_clear()
     read = []
     real_read = Path.read_bytes

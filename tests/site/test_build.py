@@ -65,7 +65,7 @@ def test_validation_error_fails_the_build(tmp_path, caplog):
 
     from conftest import REPO
 
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     bad = tmp_path / "tree/asl/tile/x"
     bad.mkdir(parents=True)
     (bad / "TBAD.asl").write_text("// PTO-INSTRUCTION: {not json\n")

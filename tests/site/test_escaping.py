@@ -6,7 +6,7 @@ import json
 
 import markdown
 
-from pto_docs.load import load_catalog
+from pto_docs.analysis.load import load_catalog
 from pto_docs.render.pages import SiteRenderer
 
 EVIL = "Adds <script>alert(1)</script> **tiles** [x](javascript:alert(2)) & more_of_it"

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import yaml
 
-from pto_docs.commands import init_cmd
+from pto_docs.cli import init as init_cmd
 
 
 def test_init_writes_the_minimal_config_and_refuses_to_overwrite(tmp_path):

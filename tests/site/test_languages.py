@@ -16,7 +16,7 @@ def _args(tmp_path, **more):
 
 
 def test_a_failing_language_fails_the_build_and_leaves_nothing(tmp_path, monkeypatch, caplog):
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     from pto_docs.site import build as site_build
     original = site_build.SiteBuild.post_page
 
@@ -34,7 +34,7 @@ def test_a_failing_language_fails_the_build_and_leaves_nothing(tmp_path, monkeyp
 
 
 def test_both_languages_come_back_from_the_pool(tmp_path):
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     err = io.StringIO()
     assert build_cmd.run(_args(tmp_path), io.StringIO(), err) == 0, err.getvalue()
     assert "in 2 languages (en, zh-CN)" in err.getvalue()

@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from pto_docs.render import load_helper
-from pto_docs.render.build_state import build_state
+from pto_docs.analysis import load_helper
+from pto_docs.analysis.build_state import build_state
 from tests.site.conftest import SPEC_ROOT
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the worker is a forked process")

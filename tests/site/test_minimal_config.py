@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.commands.init_cmd import MINIMAL
+from pto_docs.cli.init import MINIMAL
 
 REPO = Path(__file__).resolve().parents[2]
 ADR = "docs/status/decisions/0062-mnemonic-review-decisions.md"

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the helper is a
 
 
 def _renderer():
-    from pto_docs.load import load_catalog
-    from pto_docs.render.build_state import _examples
+    from pto_docs.analysis.build_state import _examples
+    from pto_docs.analysis.load import load_catalog
     from pto_docs.render.pages import SiteRenderer
     loaded = load_catalog(SPEC_ROOT)
     return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.examples_check import prose_data_types
+from pto_docs.checks.examples import prose_data_types
 from pto_docs.render import routes
 from pto_docs.render.requirements_view import MAX_PER_PAGE, requirement_href, requirement_pages
 
@@ -59,8 +59,8 @@ def test_datatype_sentences_in_both_upstream_phrasings():
 def real_renderer():
     if not REAL:
         pytest.skip("PTO_SPEC_CHECKOUT names no pto-spec checkout")
-    from pto_docs.load import load_catalog
-    from pto_docs.render.build_state import _examples
+    from pto_docs.analysis.build_state import _examples
+    from pto_docs.analysis.load import load_catalog
     from pto_docs.render.pages import SiteRenderer
     loaded = load_catalog(Path(REAL))
     return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))

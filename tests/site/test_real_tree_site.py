@@ -29,7 +29,7 @@ def test_real_tree_docs_dir_stays_out_of_the_site(real_site):
 def test_flags_prose_is_shown_where_it_applies(real_site, real_load):
     """FLAGS-PROSE on the page of the unit that holds ExecuteTileBinary, and on every instruction whose contract
     execution calls it (TMUL among them), in both languages, each linking to the other and to the NDF clause."""
-    from pto_docs.flags_check import executes_through, flags_findings
+    from pto_docs.checks.flags import executes_through, flags_findings
     (finding,) = flags_findings(real_load.catalog)
     owner = real_load.catalog.unit_for_path(finding.path)
     for lang, words in (("", "records no numeric status flags"), ("zh-CN/", "不记录数值状态标志")):

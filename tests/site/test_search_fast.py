@@ -105,7 +105,7 @@ def test_segmentation_equals_materials(text):
 
 # -- the sample tree ----------------------------------------------------------------------------
 def _build(tmp_path: Path, fast: bool) -> Path:
-    from pto_docs.commands import build_cmd
+    from pto_docs.cli import build as build_cmd
     config = config_copy(tmp_path, name=f"mkdocs-{fast}.yml", fast_search=fast)
     site = tmp_path / f"site-{fast}"
     args = type("Args", (), {"spec_root": None, "site_dir": str(site), "config_file": str(config),

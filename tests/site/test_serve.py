@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.commands.init_cmd import MINIMAL
+from pto_docs.cli.init import MINIMAL
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"

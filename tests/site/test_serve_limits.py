@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 
-from pto_docs.commands.init_cmd import MINIMAL
+from pto_docs.cli.init import MINIMAL
 from tests.site.test_serve import BANNER, REPO, _free_port, _get, _stop_server, _until
 
 UNIT = "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"

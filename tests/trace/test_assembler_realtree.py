@@ -13,12 +13,12 @@ pytestmark = pytest.mark.realtree
 
 @pytest.fixture(scope="module")
 def assembler(real_load):
-    from pto_docs.assembler import Assembler
+    from pto_docs.isa.assembler import Assembler
     return Assembler(real_load.catalog)
 
 
 def test_words_of_every_form_round_trip_through_text(assembler):
-    from pto_docs.assembler import round_trip
+    from pto_docs.isa.assembler import round_trip
     trips = round_trip(assembler, samples=12, seed=1)
     by = collections.Counter((t.surface, t.status) for t in trips)
     total = collections.Counter(t.surface for t in trips)
@@ -47,7 +47,7 @@ def test_assembly_text_gives_the_word_the_decoder_reads(assembler):
 
 
 def test_example_and_block_lines_of_every_instruction(real_load, assembler):
-    from pto_docs.examples_check import assembly_diagnostics, assembly_lines
+    from pto_docs.checks.examples import assembly_diagnostics, assembly_lines
     catalog = real_load.catalog
     verdicts = collections.Counter(v for u in catalog.instructions for _p, _s, v, _m, _o in assembly_lines(catalog, u, assembler))
     assert sum(verdicts.values()) == 2641 and verdicts["ok"] >= 532

@@ -1,4 +1,4 @@
-"""Worked examples from AVS steps (pto_docs/avs_examples.py): decoding by our encoding model, attribution to
+"""Worked examples from AVS steps (pto_docs/bridge/avs_examples.py): decoding by our encoding model, attribution to
 instruction pages, the report section and its findings, pinning in the review lock, and the pages.
 
 The AVS documents are written by the tests: the steps are shaped as ``pto-docs avs --examples`` records them
@@ -11,10 +11,10 @@ import shutil
 
 import pytest
 
-from pto_docs.avs_examples import Decoder, examples_by_unit
-from pto_docs.encoding import _words
-from pto_docs.load import load_catalog
-from pto_docs.schema_registry import validator
+from pto_docs.analysis.load import load_catalog
+from pto_docs.bridge.avs_examples import Decoder, examples_by_unit
+from pto_docs.isa.encoding import _words
+from pto_docs.schemas.registry import validator
 from pto_docs.trace.avs_status import avs_statuses
 from pto_docs.trace.report import build_report
 from tests.conftest import REPO
@@ -99,7 +99,7 @@ def test_each_instruction_gets_the_steps_that_execute_it(catalog):
 
 
 def test_the_report_lists_examples_coverage_and_findings(catalog):
-    from pto_docs.load import load_catalog as load
+    from pto_docs.analysis.load import load_catalog as load
     result = load(REPO / "catalog")
     doc = avs_doc(catalog, status={SWI_EXEC: "fail", SWI_FAULT: "fail"})
     report = build_report(catalog, result.tree, (), avs=doc, lock=None)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pto_docs.schema_registry import validator
+from pto_docs.schemas.registry import validator
 from pto_docs.trace import build_report, report_markdown
 from pto_docs.trace.avs_status import AvsResultsError, read_avs_results
 

@@ -160,7 +160,7 @@ def test_malformed_evidence_and_lock_never_crash(traced, run_trace, tmp_path):
     out = tmp_path / "r.json"
     code, _out, err = run_trace(traced, "--json", out)
     assert code == 1, err
-    from pto_docs.schema_registry import validator
+    from pto_docs.schemas.registry import validator
     assert list(validator("traceability-report").iter_errors(json.loads(out.read_text()))) == []
     run_trace(traced, "--stamp")
     lock = json.loads((traced / LOCK_NAME).read_text())

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.load import load_catalog
+from pto_docs.analysis.load import load_catalog
 
 from .conftest import codes, make_traced_tree
 
@@ -132,14 +132,14 @@ def test_changed_english_summary_makes_translation_stale(tree, run_trace):
 
 
 def _fake_examples(cat, digest: str):
-    from pto_docs.examples import WorkedExample
+    from pto_docs.bridge.examples import WorkedExample
     unit = next(u for u in sorted(cat.units.values(), key=lambda u: u.id) if u.is_instruction)
     return (WorkedExample(f"{unit.mnemonic}/pinned", unit.mnemonic, unit.id, "catalog", unit.path, {"case": 1}, {},
                           {"digest": digest}, digest, None),)
 
 
 def test_executor_change_of_a_result_is_a_digest_mismatch(tree, run_trace, monkeypatch):
-    import pto_docs.examples as examples_mod
+    import pto_docs.bridge.examples as examples_mod
     real = examples_mod.worked_examples
     cat = _cat(tree)
     current = real(cat)
@@ -165,7 +165,7 @@ def test_executor_change_through_run_case(catalog_copy, run_trace, monkeypatch):
     """On the catalog: patch the executor itself, so the digest really is recomputed from a different result."""
     import pto_docs.executor as executor
     cat = _cat(catalog_copy)
-    from pto_docs.examples import worked_examples
+    from pto_docs.bridge.examples import worked_examples
     examples = worked_examples(cat)
     if not examples:
         pytest.skip("the catalog has no worked examples")

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pto_docs.commands.trace_cmd import run_gate
+from pto_docs.cli.trace import run_gate
 from pto_docs.trace import build_report
 
 pytestmark = pytest.mark.realtree

@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from pto_docs.load import load_catalog
-from pto_docs.schema_registry import validator
+from pto_docs.analysis.load import load_catalog
+from pto_docs.schemas.registry import validator
 from pto_docs.trace import build_report, report_bytes, report_markdown
 from pto_docs.trace.lock import LOCK_NAME, atomic_write
 
@@ -138,8 +138,8 @@ def test_markdown_renders_for_the_stamped_catalog_in_both_languages():
 
     import yaml
 
-    from pto_docs.examples import worked_examples
-    from pto_docs.load import load_catalog
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.bridge.examples import worked_examples
     from pto_docs.trace import build_report, report_markdown
 
     labels = yaml.safe_load((Path(__file__).resolve().parents[2] / "pto_docs/trace/labels.yaml").read_text("utf-8"))

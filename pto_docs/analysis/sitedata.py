@@ -1,0 +1,175 @@
+"""Facts about the whole tree that pages share, computed once per catalog (never per page)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.catalog import Catalog, Unit
+from ..model.frozen import thaw
+from ..sources.tree import SpecTree
+
+TRACEABILITY = "spec/evidence/release-traceability-readiness.json"
+# (evidence id, path, where its status lives) — the commit-scoped artifacts the upstream portal lists
+ARTIFACTS = (
+    ("PTO-EVIDENCE-RELEASE-TRACEABILITY", TRACEABILITY, ("summary", "status")),
+    ("PTO-EVIDENCE-INSTRUCTION-CONTRACT-CLOSURE", "spec/evidence/instruction-contract-closure.json", ("summary", "status")),
+    ("PTO-EVIDENCE-ARCHITECTURE-READINESS", "spec/evidence/architecture-readiness.json", ("summary", "status")),
+    ("PTO-EVIDENCE-RELEASE-GATE-READINESS", "spec/evidence/release-gate-readiness.json", ("summary", "status")),
+    ("PTO-EVIDENCE-RELEASE-MANIFEST", "spec/release-manifest.json", ("specification_status",)),
+)
+
+
+@dataclass(frozen=True)
+class Artifact:
+    id: str
+    path: str
+    status: str
+    sha256: str | None
+    recorded_only: bool = False  # absent from the tree; its hash is the one the release manifest records
+
+
+def group_examples(examples: tuple) -> dict[str, tuple]:
+    """unit id -> its worked examples, in the order given."""
+    grouped: dict[str, list] = {}
+    for example in examples:
+        grouped.setdefault(example.unit_id, []).append(example)
+    return {k: tuple(v) for k, v in grouped.items()}
+
+
+class _TraceUnits(Mapping):
+    """unit id -> the tree's traceability row of that unit, thawed when first read (a page model reads its own
+    unit's row; thawing all of them up front cost each process about 0.5 s on the real tree)."""
+
+    def __init__(self, frozen: dict[str, Any]):
+        self._frozen = frozen
+        self._thawed: dict[str, dict[str, Any]] = {}
+
+    def __getitem__(self, unit_id: str) -> dict[str, Any]:
+        row = self._thawed.get(unit_id)
+        if row is None:
+            row = self._thawed[unit_id] = thaw(self._frozen[unit_id])
+        return row
+
+    def __iter__(self):
+        return iter(self._frozen)
+
+    def __len__(self) -> int:
+        return len(self._frozen)
+
+    def __contains__(self, unit_id: object) -> bool:
+        return unit_id in self._frozen
+
+
+def _trace_units(catalog: Catalog) -> Mapping[str, dict[str, Any]]:
+    rows: dict[str, Any] = {}
+    trace = catalog.json(TRACEABILITY)
+    if isinstance(trace, Mapping):
+        for row in trace.get("units", ()):
+            if isinstance(row, Mapping) and isinstance(row.get("id"), str):
+                rows[row["id"]] = row
+    return _TraceUnits(rows)
+
+
+@dataclass
+class SiteData:
+    catalog: Catalog
+    tree: SpecTree
+    trace_units: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    artifacts: tuple[Artifact, ...] = ()
+    examples: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> WorkedExample tuple
+    avs: Mapping[str, Any] = field(default_factory=dict)  # test id -> trace.avs_status.AvsStatus (plugin avs_results)
+    avs_profile: str = ""
+    avs_examples: Mapping[str, Any] = field(default_factory=dict)  # unit id -> avs_examples.AvsExample list
+    flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
+    semantics: tuple = ()  # semantics_check.SemanticsFinding (SEMANTICS-PROSE), shown on the instruction's page
+    assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM findings.Finding tuple
+
+    @classmethod
+    def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,
+              memo=None, semantics: tuple | None = None) -> SiteData:
+        """``memo`` (load_memo.LoadMemo) remembers the model checks across loads (model_checks.py);
+        ``semantics``: the SEMANTICS-PROSE findings when already made (render/load_helper.py)."""
+        data = cls(catalog, tree)
+        if avs is not None:
+            from ..trace.avs_status import avs_statuses
+            data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
+            from ..bridge.avs_examples import examples_by_unit
+            data.avs_examples = examples_by_unit(catalog, avs, data.avs)
+        from ..checks import model_checks
+        data.flags = model_checks.flags(catalog, memo)
+        # the verdicts validation already ran (cached by model), or the findings made beside it
+        data.semantics = semantics if semantics is not None else model_checks.semantics(catalog)
+        data.assembly = model_checks.assembly(catalog, memo)
+        data.trace_units = _trace_units(catalog)
+        recorded = _recorded_hashes(catalog)
+        data.artifacts = tuple(
+            _artifact(catalog, tree, *spec) if tree.exists(spec[1]) or spec[1] in catalog.json_files
+            else Artifact(spec[0], spec[1], "", recorded[spec[1]], recorded_only=True)
+            for spec in ARTIFACTS if tree.exists(spec[1]) or spec[1] in catalog.json_files or spec[1] in recorded)
+        data.examples = group_examples(examples)
+        return data
+
+    @classmethod
+    def trace_rows(cls, catalog: Catalog, tree: SpecTree) -> SiteData:
+        """Only what :meth:`trace_row` reads (the costly parts of an instruction model need no more)."""
+        data = cls(catalog, tree)
+        data.trace_units = _trace_units(catalog)
+        return data
+
+    def trace_row(self, unit: Unit) -> dict[str, Any]:
+        """The traceability unit row: the tree's own when it has one, else derived from the catalog."""
+        if unit.id in self.trace_units:
+            return self.trace_units[unit.id]
+        cat = self.catalog
+        row: dict[str, Any] = {
+            "classification": list(unit.classification),
+            "id": unit.id,
+            "readiness_subjects": list(self.adrs_of(unit)),
+            "source": unit.path,
+            "surface": unit.surface,
+            "tests": list(cat.tests_by_unit.get(unit.id, ())),
+        }
+        if unit.is_instruction:
+            row["mnemonic"] = unit.mnemonic
+            row["instruction_contract"] = {"mnemonic": unit.mnemonic, "ndf_clause": unit.requirement_id}
+        return row
+
+    def tests_of(self, unit: Unit) -> tuple[str, ...]:
+        """Tests owned by the unit, plus the tests of every requirement it owns (as upstream)."""
+        cat = self.catalog
+        ids = set(cat.tests_by_unit.get(unit.id, ()))
+        row = self.trace_units.get(unit.id, {})
+        ids.update(t for t in row.get("tests", ()) + row.get("semantic_tests", ()) if t in cat.tests)
+        owned = [c.id for c in unit.ndf] + ([unit.requirement_id] if unit.requirement_id else [])
+        for rid in owned:
+            ids.update(cat.tests_by_requirement.get(rid, ()))
+        return tuple(sorted(ids))
+
+    def adrs_of(self, unit: Unit) -> tuple[str, ...]:
+        cat = self.catalog
+        ids = set(cat.adrs_by_unit.get(unit.id, ()))
+        for clause in unit.ndf:
+            ids.update(cat.adrs_by_ndf.get(clause.id, ()))
+        ids.update(a for a in self.trace_units.get(unit.id, {}).get("readiness_subjects", ()) if a in cat.adrs)
+        return tuple(sorted(ids))
+
+
+def _recorded_hashes(catalog: Catalog) -> dict[str, str]:
+    """path -> sha256 of every file the release manifest records (canonical inputs and owned artifacts)."""
+    manifest = catalog.json("spec/release-manifest.json")
+    out: dict[str, str] = {}
+    if isinstance(manifest, Mapping):
+        for key in ("canonical_inputs", "owned_artifacts"):
+            for item in manifest.get(key, ()) or ():
+                if isinstance(item, Mapping) and isinstance(item.get("path"), str) and isinstance(item.get("sha256"), str):
+                    out.setdefault(item["path"], item["sha256"])
+    return out
+
+
+def _artifact(catalog: Catalog, tree: SpecTree, aid: str, path: str, status_at: tuple[str, ...]) -> Artifact:
+    node: Any = catalog.json(path)
+    for key in status_at:
+        node = node.get(key) if isinstance(node, Mapping) else None
+    return Artifact(aid, path, str(node) if node is not None else "", tree.sha256(path))

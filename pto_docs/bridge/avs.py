@@ -1,0 +1,161 @@
+"""Where the catalog meets the ASL interpreter: the AVS inputs from the one loaded tree, and the run.
+
+``pto_docs.asl`` is a library of its own; this module hands it the unit and test texts that the loader
+read, and adds to each result the sha256 of the test file it ran, so a report can tell a result that
+still describes the tree from one that no longer does."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..asl.harness import TestPoint as AslTestPoint
+from ..asl.harness import _selected, run_avs
+from ..asl.model import DECODER_NODE
+from ..asl.model import Unit as AslUnit
+from ..model.catalog import Catalog, asl_name
+
+
+@dataclass(frozen=True)
+class AvsInputs:
+    units: list[AslUnit]
+    points: list[AslTestPoint]
+    sha256: dict[str, str]  # test id -> sha256 of its file
+
+    @property
+    def needs_decoders(self) -> bool:
+        return any(DECODER_NODE in u.depends_on for u in self.units)
+
+
+def model_units(catalog: Catalog) -> list[AslUnit]:
+    """The interpreter's view of the tree's ASL units (texts as the loader read them), by path."""
+    return [AslUnit(u.id, u.path, tuple(u.depends_on), u.file.text)
+            for u in sorted(catalog.units.values(), key=lambda u: u.path)]
+
+
+def needs_decoders(catalog: Catalog) -> bool:
+    """Whether the tree's ASL model depends on ``generated:decoders`` (given with --decoders / avs_decoders, or
+    made by ``generated_decoders``)."""
+    return any(DECODER_NODE in u.depends_on for u in catalog.units.values())
+
+
+def avs_inputs(catalog: Catalog, pattern: str | None = None, kinds: Iterable[str] | None = None) -> AvsInputs:
+    """The model's units and the test points to run: those matching ``pattern`` (``-k``), of ``kinds``
+    (``--kind``) when given."""
+    units = model_units(catalog)
+    chosen = sorted(catalog.tests.values(), key=lambda t: t.path)
+    if kinds is not None:
+        wanted = set(kinds)
+        chosen = [t for t in chosen if t.kind in wanted]
+    points = [AslTestPoint(t.id, t.path, t.kind, t.file.text) for t in chosen]
+    if pattern is not None:
+        points = [p for p in points if _selected(p, pattern)]
+    return AvsInputs(units, points, {t.id: t.file.sha256 for t in catalog.tests.values()})
+
+
+def instruction_entry_names(catalog: Catalog) -> list[str]:
+    """The subprograms named after an instruction (``TMATMUL``, ``TTRANS``): tests call a tile operation's
+    semantics by that name, so ``--examples`` watches them as instruction entry points."""
+    return sorted({asl_name(u.mnemonic) for u in catalog.instructions if u.mnemonic})
+
+
+OWN_DECODERS_HINT = ("needs the Validate* entry points of the spec's own decoder generator (generated test bodies "
+                     "with their expected values, which pto-docs does not make): give --decoders FILE")
+
+
+def generated_decoders(catalog: Catalog) -> str:
+    """pto-docs' own ``generated:decoders`` text of the tree (``avs_decoders.generate_decoders``): the decoders
+    and per-form tables, without upstream's ``Validate*`` entry points. Raises avs_decoders.DecodersUnavailable."""
+    from ..isa.decoders import generate_decoders
+    return generate_decoders(catalog)
+
+
+def is_own_decoders(generated: str | None) -> bool:
+    from ..isa.decoders import HEADER
+    return generated is not None and generated.startswith(HEADER)
+
+
+def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> dict:
+    if is_own_decoders(generated):
+        options.setdefault("validation_hint", OWN_DECODERS_HINT)
+    from ..store import sealed_folder
+    options["cache_dir"] = sealed_folder(options.get("cache_dir"))  # parsed models only under the user's key
+    doc = run_avs(inputs.units, inputs.points, generated, **options)
+    for result in doc["tests"]:
+        result["sha256"] = inputs.sha256.get(result["id"], "")
+    return doc
+
+
+def examples_results(catalog: Catalog, generated: str | None, profile: str, cache_dir, jobs: int | None = None) -> dict:
+    """``pto-docs avs --examples`` of the whole tree as a build runs it (plugin option ``avs_examples: run``): the
+    pruned results document, cached in ``cache_dir`` under the sha256 of everything it depends on (the unit and
+    test files, the decoders, the profile, the code that runs and prunes them: :func:`examples_code_digest`), so
+    the pages of both languages and every later build with the same inputs read the same run."""
+    import json
+
+    from .. import __version__
+    from ..store import sealed_folder
+    from .avs_examples import prune_to_examples
+    inputs = avs_inputs(catalog)
+    digest = hashlib.sha256(f"{__version__}\0{examples_code_digest()}\0{profile}\0".encode())
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
+    for test in sorted(catalog.tests.values(), key=lambda t: t.path):
+        digest.update(f"t\0{test.path}\0{test.file.sha256}\n".encode())
+    digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
+    entry = f"avs-examples-{digest.hexdigest()[:32]}.json"
+    cache = sealed_folder(cache_dir)  # (None: no trusted key, no cache)
+    payload = cache.load(entry) if cache is not None else None
+    if payload is not None:
+        from ..trace.avs_status import AvsResultsError, read_avs_results
+        try:
+            return read_avs_results(Path(cache_dir) / entry, payload)
+        except AvsResultsError:
+            pass  # an entry of ours that is no longer a results document is run again and replaced
+    asl = sealed_folder(Path(cache_dir) / "asl") if cache is not None else None
+    doc = run_avs_on_catalog(inputs, generated, jobs=jobs, cache_dir=asl, profile=profile,
+                             steps=instruction_entry_names(catalog) or True)
+    prune_to_examples(catalog, doc)
+    if cache is not None:
+        try:
+            cache.save(entry, (json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8"))
+        except OSError:
+            pass  # an unwritable cache costs a rerun next time, nothing else
+    return doc
+
+
+@functools.cache
+def examples_code_digest() -> str:
+    """sha256 of the pto-docs code a cached examples run depends on: the interpreter and its probe (asl/), this
+    module, the decoders it may make (avs_decoders.py), the pruning (avs_examples.py) and the statuses it reads
+    (trace/avs_status.py). The version number alone stays the same from one commit to the next: a results file
+    an older interpreter made must not be read as this one's."""
+    from ..model.frozen import code_digest
+    package = Path(__file__).parent.parent
+    return code_digest(sorted((package / "asl").glob("*.py"))
+                       + [package / name for name in ("bridge/avs.py", "isa/decoders.py", "bridge/avs_examples.py")]
+                       + [package / "trace" / "avs_status.py"])
+
+
+LINK_FAILURE = "the model cannot be linked: "
+_POSITION = re.compile(r"(?:[A-Za-z]+: )?([^\s:][^:]*):(\d+):(\d+): (?:error\[[A-Z-]+\]: )?(.*)", re.DOTALL)
+
+
+def model_link_diagnostics(doc: dict | None) -> list:
+    """One error when the AVS run could not link the tree's ASL model (``asl.harness``: every point is an error
+    saying why: a syntax error, a global initialiser over a limit of the interpreter), at the position it names."""
+    from ..model.diagnostics import error
+    for test in (doc or {}).get("tests", ()):
+        message = str(test.get("message", ""))
+        if test.get("status") == "error" and message.startswith(LINK_FAILURE):
+            why = message[len(LINK_FAILURE):]
+            m = _POSITION.match(why)
+            path, line, col, text = (m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)) if m else \
+                (str(test.get("path", ".")), 1, 1, why)
+            return [error(path, line, col, "AVS-ERROR", f"the ASL model cannot be linked, so no AVS test point runs: "
+                                                        f"{text}")]
+    return []

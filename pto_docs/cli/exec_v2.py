@@ -1,0 +1,49 @@
+"""``pto-docs exec`` of a v2 case (``pto_docs.bridge.exec_model``): load the tree, link its ASL model, run, print.
+
+Exit codes as for v1 cases: 0 the case ran (whatever the instruction did, faults included), 2 the case is
+malformed, cannot run on this model, or the tree or decoders cannot be read."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+
+def v2_runner(args, out: TextIO, err: TextIO):
+    def run(case, name: str, text: str) -> int | None:
+        from ..bridge.exec_model import CaseProblem, check_case, is_v2
+        if not is_v2(case):
+            return None
+        try:
+            check_case(case)
+        except CaseProblem as exc:
+            err.write(f"{name}:1:1: error[EXEC-SCHEMA]: {exc} (at {exc.pointer})\n")
+            return 2
+        return _run(case, name, args, out, err)
+    return run
+
+
+def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
+    from ..bridge.exec_model import CaseProblem, ModelRunner
+    from .avs import decoders_for, load_with_cache
+    loaded = load_with_cache(args, err, "exec", "the case was not run", tree_errors_exit=2)
+    if isinstance(loaded, int):
+        return loaded
+    result, cache = loaded
+    generated = decoders_for(result.catalog, args.decoders, err)
+    if generated is False:
+        return 2
+    from ..asl.harness import failure_text, memory_capped
+    try:
+        calls = (case["instruction"]["call"],) if "call" in case["instruction"] else ()
+        with memory_capped():
+            try:
+                runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"), calls)
+            except Exception as exc:  # noqa: BLE001 - a model that cannot be linked, said with its position
+                raise CaseProblem(f"the tree's ASL model cannot be linked: {failure_text(exc)}", "/") from None
+            doc = runner.run(case)
+    except CaseProblem as exc:
+        err.write(f"{name}:1:1: error[EXEC-CASE]: {exc} (at {exc.pointer})\n")
+        return 2
+    out.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    return 0
