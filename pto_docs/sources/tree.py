@@ -10,31 +10,11 @@ from pathlib import Path
 
 from ..model.catalog import SourceFile
 from ..model.diagnostics import Diagnostic, SpecRootError, error
+from ..model.layout import PARSED_AREAS, ROOT_FILES, unsafe_path_reason
 
-# (directory, suffixes, recursive) of everything the loader parses.
-PARSED_AREAS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
-    ("asl", (".asl",), True),
-    ("tests/asl", (".asl",), True),
-    ("docs/status/decisions", (".md",), False),
-    ("spec", (".json",), True),
-    ("translations", (".json",), True),
-    ("examples", (".json", ".yaml", ".yml"), True),
-)
-ROOT_FILES = ("specification.toml",)
+__all__ = ["MAX_FILE_BYTES", "PARSED_AREAS", "ROOT_FILES", "SpecTree", "unsafe_path_reason"]
+
 MAX_FILE_BYTES = 64 << 20  # a parsed file (record, JSON, case) larger than this is refused; upstream's largest is 5 MB
-
-
-def unsafe_path_reason(rel: str) -> str | None:
-    """Why a path written inside a record may not be used, or None if it stays inside the spec root."""
-    if not isinstance(rel, str) or not rel:
-        return "empty path"
-    if "\\" in rel or "\x00" in rel:
-        return "path contains a backslash or NUL"
-    if rel.startswith("/") or (len(rel) > 1 and rel[1] == ":"):
-        return "absolute path"
-    if ".." in rel.split("/"):  # (PurePosixPath(rel).parts, without building a path: this runs per recorded path)
-        return "path climbs out of the spec root with '..'"
-    return None
 
 
 @dataclass

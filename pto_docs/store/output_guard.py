@@ -1,7 +1,7 @@
 """Where pto-docs may write: never over, into or around the spec tree, never over what it did not write.
 
 Every writer checks its target here first and turns :class:`OutputRefused` into one ``error[...]`` line and
-exit 2. A report file may replace a regular file (atomically, :func:`pto_docs.trace.lock.atomic_write`), never a
+exit 2. A report file may replace a regular file (atomically, :func:`pto_docs.store.atomic.atomic_write`), never a
 directory, a device, a FIFO or a socket. A site directory may be new, empty, or a previous site (it carries
 :data:`SITE_MARKER`, or MkDocs' ``sitemap.xml`` / ``404.html``); anything else is refused unless forced, because
 building a site replaces what is in its directory.
@@ -15,6 +15,8 @@ import stat
 from pathlib import Path
 
 from ..model.diagnostics import printable
+from ..model.layout import PARSED_AREAS, ROOT_FILES, unsafe_path_reason
+from .atomic import atomic_write
 
 SITE_MARKER = ".pto-docs-site"
 SITE_SIGNS = (SITE_MARKER, "sitemap.xml", "404.html")
@@ -120,7 +122,6 @@ def looks_like_site(directory: Path) -> bool:
 def _own_site_in_root(target: Path, root: Path) -> bool:
     """A site directory inside the spec root is allowed only as MkDocs' usual ``<root>/site``-like layout: a
     direct child of the root that no spec source area uses and that is absent, empty or a previous site."""
-    from ..sources.tree import PARSED_AREAS, ROOT_FILES
     taken = {area.split("/", 1)[0] for area, _suffixes, _recursive in PARSED_AREAS} | set(ROOT_FILES) | {"scripts"}
     if target.parent != root or target.name in taken or target.name.startswith("."):
         return False
@@ -168,7 +169,6 @@ def check_site_dir(site_dir: str | os.PathLike[str], spec_root: str | os.PathLik
 
 def write_site_marker(site_dir: str | os.PathLike[str]) -> None:
     """Mark a finished site as pto-docs' own, so the next build may replace it."""
-    from ..trace.lock import atomic_write
     atomic_write(Path(site_dir) / SITE_MARKER, b"This directory is a site built by pto-docs; it may be rebuilt.\n")
 
 
@@ -231,7 +231,6 @@ def write_in_tree(root: str | os.PathLike[str], rel: str, data: bytes, *, exclus
     target, OSError for a failed write (nothing left behind)."""
     import secrets
 
-    from ..sources.tree import unsafe_path_reason
     shown = os.path.join(str(root), rel)
     reason = unsafe_path_reason(rel)
     if reason or rel.endswith("/"):
