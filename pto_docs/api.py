@@ -11,6 +11,8 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
+
 from .sources.mkdocs_options import ConfigProblem
 
 __all__ = ["BuildFailed", "ConfigProblem", "build_site", "load", "load_catalog", "run_trace"]
@@ -19,6 +21,28 @@ from .analysis.load import LoadResult
 
 class BuildFailed(Exception):
     """The site build stopped (validation errors, a strict warning, a failed language build)."""
+
+
+class SiteUpToDate(Exception):
+    """Raised by the plugin's on_config to end a ``pto-docs build`` whose site is already what it would build
+    (site/uptodate.py); :func:`build_site` returns its message."""
+
+
+def config_path(config, value: str) -> Path:
+    """A path option of the plugin: relative to the directory of mkdocs.yml (else the working directory)."""
+    path = Path(os.path.expanduser(value))
+    if not path.is_absolute():
+        path = Path(config.config_file_path or ".").resolve().parent / path
+    return path
+
+
+def check_mkdocs_config(config) -> None:
+    """What the site needs from MkDocs' configuration; one message each, before anything is built."""
+    if config.theme.name != "material":
+        raise PluginError(f"pto-docs: the site needs the Material theme (theme: {{name: material}}), "
+                          f"not {config.theme.name or 'a custom theme without a name'!r}")
+    if not config.use_directory_urls:
+        raise PluginError("pto-docs: the generated site needs use_directory_urls: true")
 
 
 def load(spec_root: str | os.PathLike, *, templates_dir: str | None = None, preread: dict | None = None,
@@ -42,7 +66,6 @@ def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site
     from mkdocs.exceptions import Abort, ConfigurationError
 
     from .render.resources import DEFAULT_CONFIG, SITE_SRC_DIR
-    from .site.config import check_mkdocs_config
     overrides: dict = {"strict": strict}
     if config_file is None:
         if spec_root is None:
@@ -85,7 +108,6 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
         plugin.config.cache_dir = os.path.abspath(cache_dir)
     use_cache = bool(plugin.config.cache and cache)
     plugin.config.cache = use_cache
-    from .site.config import config_path
     from .store.output_guard import OutputRefused, check_cache_dir, check_site_dir
     root = config_path(config, plugin.config.spec_root)
     try:
@@ -96,7 +118,6 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
         raise ConfigProblem(exc.format()) from None
     plugin.progress = progress
     config.plugins.on_startup(command="build", dirty=use_cache)  # dirty: MkDocs skips the pages reused from the cache
-    from .site.uptodate import SiteUpToDate
     try:
         build(config, dirty=use_cache)
     except SiteUpToDate as done:  # nothing changed, the site is as the last build left it (site/uptodate.py)

@@ -8,13 +8,12 @@ an unknown option, an ``!ENV`` without a value, a bad ``trace_policy`` severity 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
-from mkdocs.exceptions import PluginError
 
+from ..api import check_mkdocs_config, config_path  # noqa: F401 - the plugin's checks, shared with api.build_site
 from ..i18n import LOCALES
 from ..render.resources import OVERRIDES_DIR, STYLESHEET
 
@@ -83,23 +82,6 @@ MARKDOWN_EXTENSIONS = {"attr_list": {}, "toc": {"permalink": True}, "tables": {}
                        "pymdownx.highlight": {"use_pygments": True}, "pymdownx.superfences": {}}
 # Material features the site needs: section index pages, and a navigation that does not grow every page
 THEME_FEATURES = ("navigation.prune", "navigation.indexes")
-
-
-def config_path(config, value: str) -> Path:
-    """A path option of the plugin: relative to the directory of mkdocs.yml (else the working directory)."""
-    path = Path(os.path.expanduser(value))
-    if not path.is_absolute():
-        path = Path(config.config_file_path or ".").resolve().parent / path
-    return path
-
-
-def check_mkdocs_config(config) -> None:
-    """What the site needs from MkDocs' configuration; one message each, before anything is built."""
-    if config.theme.name != "material":
-        raise PluginError(f"pto-docs: the site needs the Material theme (theme: {{name: material}}), "
-                          f"not {config.theme.name or 'a custom theme without a name'!r}")
-    if not config.use_directory_urls:
-        raise PluginError("pto-docs: the generated site needs use_directory_urls: true")
 
 
 def adopt_site_settings(config) -> None:

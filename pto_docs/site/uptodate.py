@@ -28,12 +28,10 @@ import json
 import os
 from pathlib import Path
 
+from ..api import SiteUpToDate  # noqa: F401 - raised by site/build.py, caught by api.build_site
+
 STAMP = "site-stamp.json"
 PLUGINS = frozenset({"pto-docs", "search", "material/search"})
-
-
-class SiteUpToDate(Exception):
-    """Raised in on_config to end a ``pto-docs build`` whose site is already what it would build (api.py)."""
 
 
 def fingerprint(directory: str | os.PathLike[str]) -> str | None:
