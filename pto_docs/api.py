@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from .analysis.load import LoadResult
+from .model.diagnostics import Diagnostic
 from .sources.mkdocs_options import ConfigProblem
 
-__all__ = ["BuildFailed", "ConfigProblem", "build_site", "load", "load_catalog", "run_trace"]
-from .analysis.load import LoadResult
+__all__ = ["BuildFailed", "ConfigProblem", "SiteUpToDate", "Validation", "build_site", "load", "load_catalog",
+           "run_case", "run_trace", "validate"]
 
 
 class BuildFailed(Exception):
@@ -56,6 +59,63 @@ def load(spec_root: str | os.PathLike, *, templates_dir: str | None = None, prer
 def load_catalog(spec_root: str | os.PathLike) -> LoadResult:
     from .analysis.load import load_catalog as _load
     return _load(spec_root)
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What ``pto-docs validate`` reports: every diagnostic of the tree (the loader's, then the consistency checks
+    of worked examples, flags and semantics), and the counts of its summary line."""
+
+    result: LoadResult
+    diagnostics: tuple[Diagnostic, ...]
+    counts: Mapping[str, int]
+
+    @property
+    def exit_code(self) -> int:
+        """2 for a tree that cannot be read, 1 for errors, else 0."""
+        if any(d.code.startswith("IO-") for d in self.diagnostics):
+            return 2
+        return 1 if self.counts["errors"] else 0
+
+
+def validate(spec_root: str | os.PathLike, *, strict: bool = False) -> Validation:
+    """Load and check a tree. ``strict`` makes every warning an error. Raises ConfigProblem (one line, exit 2) for a
+    spec root that is missing or unreadable."""
+    from .checks.examples import consistency_diagnostics
+    from .model.diagnostics import SpecRootError, count
+    try:
+        result = load_catalog(spec_root)
+    except SpecRootError as exc:
+        raise ConfigProblem(f"{spec_root}: error[IO-ROOT]: {exc}") from None
+    except OSError as exc:
+        raise ConfigProblem(f"{spec_root}: error[IO-ROOT]: cannot read spec root: {exc.strerror or exc}") from None
+    diags = list(result.diagnostics) + list(consistency_diagnostics(result.catalog))
+    if strict:
+        diags = [d if d.is_error else type(d)(d.path, d.line, d.col, "error", d.code, d.message, d.pointer)
+                 for d in diags]
+    errors, warnings = count(diags)
+    cat = result.catalog
+    counts = {"units": len(cat.units), "instructions": sum(1 for u in cat.units.values() if u.is_instruction),
+              "ndf_clauses": sum(len(u.ndf) for u in cat.units.values()), "requirements": len(cat.requirements),
+              "tests": len(cat.tests), "adrs": len(cat.adrs), "errors": errors, "warnings": warnings}
+    return Validation(result, tuple(diags), counts)
+
+
+def run_case(case: Mapping, *, loaded: LoadResult | None = None, decoders=None, cache=None) -> dict:
+    """Run one worked-example case and return its result document. A v1 case runs on the NumPy executor
+    (executor.run_case, which raises executor.CaseError for a malformed case); a v2 case runs on the spec's ASL
+    model of ``loaded`` (a tree loaded without errors) with its generated ``decoders`` (bridge.exec_model; raises
+    bridge.exec_model.CaseProblem)."""
+    from .bridge.exec_model import CaseProblem, ModelRunner, check_case, is_v2
+    if not is_v2(case):
+        from .executor import run_case as run_v1
+        return run_v1(dict(case))
+    check_case(case)
+    if loaded is None:
+        raise CaseProblem("a v2 case runs on a spec tree's ASL model: give the loaded tree", "/")
+    calls = (case["instruction"]["call"],) if "call" in case["instruction"] else ()
+    runner = ModelRunner(loaded.catalog, decoders, cache, case.get("profile", "ieee"), calls)
+    return runner.run(case)
 
 
 def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site_dir: str | None = None,
