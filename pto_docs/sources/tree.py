@@ -222,6 +222,16 @@ class SpecTree:
     def get(self, rel: str) -> SourceFile | None:
         return self.files.get(rel)
 
+    def raw_bytes(self, rel: str) -> bytes | None:
+        """A parsed file's raw bytes as they are on disk now (the ADR aggregate of the traceability report hashes
+        them); None when the file is not one the loader parsed or cannot be read."""
+        if rel not in self.files:
+            return None
+        try:
+            return (self.root / rel).read_bytes()
+        except OSError:
+            return None
+
     def sha256(self, rel: str) -> str | None:
         """sha256 of a file's raw bytes (read once, cached); None when absent or unsafe."""
         if rel in self.raw_hashes:

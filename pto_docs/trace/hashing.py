@@ -229,10 +229,7 @@ def adr_aggregate(catalog: Catalog, tree) -> str:
 
 
 def _raw_bytes(tree, path: str) -> bytes | None:
-    try:
-        return (tree.root / path).read_bytes()
-    except OSError:
-        return None
+    return tree.raw_bytes(path)
 
 
 # -- recorded inputs of the other evidence files ---------------------------------------------------------
