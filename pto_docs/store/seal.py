@@ -20,6 +20,7 @@ import stat
 from pathlib import Path
 
 from .atomic import NOFOLLOW, atomic_write, make_private_dir, read_no_follow
+from .memo import Memo
 from .paths import user_cache_root
 
 MAGIC = b"PTODOCS-SEALED-1\n"
@@ -160,7 +161,7 @@ def load_user_key() -> bytes:
     return key
 
 
-_SEALERS: dict[str, Sealer | None] = {}
+_SEALERS = Memo(__name__, "the sealer of each user cache directory (None: no key to trust)")
 
 
 def user_sealer() -> Sealer | None:

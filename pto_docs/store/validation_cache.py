@@ -18,8 +18,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .memo import Memo
+
 FORMAT = 1
-_MEMO: dict[str, list[tuple[str, str, str, tuple, int | None]]] = {}
+_MEMO = Memo(__name__, "the schema problems of one record, by the digest of the record and the schemas")
 stats = {"hits": 0, "misses": 0}
 enabled = True
 
