@@ -3,12 +3,16 @@
 * the table of diagnostic codes on diagnostics.md is written from the code registry ``CODES`` of this checkout
   (``pto_docs/model/codes.py``, or ``pto_docs/codes.py`` before the package move), read by its file path, so the
   manual describes the code beside it, not whatever pto-docs happens to be installed;
+* the table of the traceability gate's finding codes on traceability.md is written from ``CODES`` of
+  ``pto_docs/trace/gate.py`` (imported from this checkout: it is made by comprehensions, so it is not read as text);
 * ``benchmarks/RESULTS.md``, the speed log that lives with the benchmarks, becomes the page ``speed-log.md``.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import sys
 from pathlib import Path
 
 from mkdocs.structure.files import File
@@ -16,6 +20,7 @@ from mkdocs.structure.files import File
 REPO = Path(__file__).resolve().parent.parent
 CODES_FILES = ("pto_docs/model/codes.py", "pto_docs/codes.py")  # after the package move, then before it
 CODES_MARKER = "<!-- codes-table -->"
+GATE_MARKER = "<!-- gate-codes-table -->"
 SPEED_LOG = REPO / "benchmarks" / "RESULTS.md"
 
 
@@ -48,6 +53,24 @@ def codes_table(codes: dict[str, str]) -> str:
     return "\n".join(rows)
 
 
+def load_gate_codes() -> dict[str, tuple[str, str]]:
+    """The gate's finding codes (code -> default severity, meaning) of the pto_docs beside this manual."""
+    loaded = sys.modules.get("pto_docs")
+    if loaded is not None and Path(loaded.__file__).resolve().parent != REPO / "pto_docs":
+        raise RuntimeError(f"another pto_docs is already imported ({loaded.__file__}); the manual needs {REPO}")
+    sys.path.insert(0, str(REPO))
+    try:
+        return dict(importlib.import_module("pto_docs.trace.gate").CODES)
+    finally:
+        sys.path.remove(str(REPO))
+
+
+def gate_table(codes: dict[str, tuple[str, str]]) -> str:
+    rows = ["| finding | default | meaning |", "| --- | --- | --- |"]
+    rows += [f"| `{code}` | {severity} | {markdown_text(meaning)} |" for code, (severity, meaning) in codes.items()]
+    return "\n".join(rows)
+
+
 def on_files(files, config):
     files.append(File.generated(config, "speed-log.md", abs_src_path=str(SPEED_LOG)))
     return files
@@ -56,4 +79,6 @@ def on_files(files, config):
 def on_page_markdown(markdown: str, page, config, files) -> str:
     if CODES_MARKER in markdown:
         markdown = markdown.replace(CODES_MARKER, codes_table(load_codes()))
+    if GATE_MARKER in markdown:
+        markdown = markdown.replace(GATE_MARKER, gate_table(load_gate_codes()))
     return markdown

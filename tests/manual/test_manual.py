@@ -102,6 +102,18 @@ def test_the_codes_page_is_the_code_registry(site):
     assert shown == {code: meaning.replace("`", "") for code, meaning in CODES.items()}
 
 
+_GATE_ROW = re.compile(r"<tr>\s*<td><code>([a-z][a-z0-9-]*)</code></td>\s*<td>(error|warning|ignore)</td>\s*"
+                       r"<td>(.*?)</td>\s*</tr>", re.S)
+
+
+def test_the_gate_codes_on_the_traceability_page_are_the_gates(site):
+    from pto_docs.trace.gate import CODES as GATE_CODES
+    shown = {code: (severity, html.unescape(re.sub(r"<[^>]+>", "", meaning)))
+             for code, severity, meaning in _GATE_ROW.findall(page_text(site, "traceability"))}
+    assert len(GATE_CODES) > 40
+    assert shown == {code: (severity, meaning.replace("`", "")) for code, (severity, meaning) in GATE_CODES.items()}
+
+
 def cli_commands() -> dict[str, list[str]]:
     """Every command of the CLI ("i18n status" for a nested one) with its option strings and positionals."""
     found: dict[str, list[str]] = {}
