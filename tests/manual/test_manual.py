@@ -61,10 +61,9 @@ def test_every_page_is_built_and_in_the_navigation(site):
 def test_a_broken_anchor_or_link_fails_the_build(tmp_path):
     """The validation options of manual/mkdocs.yml make --strict fail on a link to a missing page or anchor
     (MkDocs' defaults only log those)."""
-    for relative in ("pto_docs/codes.py", "pto_docs/model/codes.py", "benchmarks/RESULTS.md"):
-        if (REPO / relative).is_file():
-            (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(REPO / relative, tmp_path / relative)
+    shutil.copytree(REPO / "pto_docs", tmp_path / "pto_docs", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "benchmarks").mkdir()
+    shutil.copy(REPO / "benchmarks" / "RESULTS.md", tmp_path / "benchmarks" / "RESULTS.md")
     shutil.copytree(MANUAL / "docs", tmp_path / "manual" / "docs")
     for name in ("mkdocs.yml", "hooks.py"):
         shutil.copy(MANUAL / name, tmp_path / "manual" / name)
@@ -73,7 +72,7 @@ def test_a_broken_anchor_or_link_fails_the_build(tmp_path):
     broken = ("formats.md#no-such-section", "no-such-page.md", "#no-such-heading")
     page.write_text(original + "".join(f"\n[x]({target})\n" for target in broken), "utf-8")
     done = build(tmp_path / "manual" / "mkdocs.yml", tmp_path / "site")
-    assert done.returncode != 0
+    assert done.returncode != 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
     warned = [line for line in done.stderr.splitlines() if line.startswith("WARNING")]
     assert [target for target in broken if not any(target.split("#")[-1] in line for line in warned)] == [], warned
 
