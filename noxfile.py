@@ -1,4 +1,4 @@
-"""Developer sessions: nox -s tests | lint | docs | trace | bench."""
+"""Developer sessions: nox -s tests | lint | docs | manual | trace | bench."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     session.install("ruff")
-    session.run("ruff", "check", "pto_docs", "tests", "benchmarks", "noxfile.py")
+    session.run("ruff", "check", "pto_docs", "tests", "benchmarks", "manual", "noxfile.py")
 
 
 @nox.session
@@ -28,6 +28,15 @@ def docs(session: nox.Session) -> None:
     """Build the bilingual site from catalog/ into site/, strictly."""
     session.install("-e", ".")
     session.run("mkdocs", "build", "--strict")
+
+
+@nox.session
+def manual(session: nox.Session) -> None:
+    """Build the pto-docs manual (manual/: a site of its own, never part of a spec site) into manual/site/,
+    strictly: a broken link or anchor fails it. Its codes table comes from the code registry (manual/hooks.py)."""
+    session.install("-e", ".")
+    session.run("mkdocs", "build", "--strict", "-f", "manual/mkdocs.yml", *session.posargs,
+                env={"NO_MKDOCS_2_WARNING": "1"})
 
 
 @nox.session

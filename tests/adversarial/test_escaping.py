@@ -62,7 +62,7 @@ def _rewrite_records(path: Path, marks: Marks, keys: tuple[str, ...]) -> None:
 def _rename_instruction(root: Path, old: str, where: str, new: str) -> None:
     """Give the tile instruction ``old`` the mnemonic ``new`` (free text in the schema) and move its unit file, tests,
     translation and ids to where the tree's rules then put them, so that the tree stays free of errors."""
-    from pto_docs.model.catalog.catalog import mnemonic_stem, slug
+    from pto_docs.model.catalog import mnemonic_stem, slug
     stem = mnemonic_stem(new)
     source = root / "asl/tile" / where / f"{old}.asl"
     text = source.read_text("utf-8")

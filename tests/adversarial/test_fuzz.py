@@ -7,11 +7,11 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pto_docs.model.catalog.catalog import SourceFile
-from pto_docs.model.catalog.codes import CODES
 
 from pto_docs.analysis.load import _unit_from_file
 from pto_docs.executor import CaseError, exec_command, load_case, run_case
+from pto_docs.model.catalog import SourceFile
+from pto_docs.model.codes import CODES
 from pto_docs.sources.asl_scan import RECORD_PREFIXES, scan_asl
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

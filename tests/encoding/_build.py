@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import MappingProxyType
 
-from pto_docs.model.catalog.catalog import Catalog, Release, SourceFile, Unit
-from pto_docs.model.catalog.frozen import freeze
+from pto_docs.model.catalog import Catalog, Release, SourceFile, Unit
+from pto_docs.model.frozen import freeze
 
 EMPTY = MappingProxyType({})
 

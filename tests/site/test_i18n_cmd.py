@@ -56,9 +56,8 @@ def test_extract_writes_a_skeleton_and_never_overwrites(tmp_path):
     assert skeleton["schema"] == "pto-docs.translation.v1" and skeleton["subject"] == "PTO-TILE-TADD"
     first = skeleton["strings"][0]
     assert first["pointer"] == "/summary" and first["text"] == "" and len(first["en_sha256"]) == 64
-    from pto_docs.model.catalog.frozen import sha256_text
-
     from pto_docs.analysis.load import load_catalog
+    from pto_docs.model.frozen import sha256_text
     unit = load_catalog(SPEC_ROOT).catalog.units["PTO-TILE-TADD"]
     assert first["en_sha256"] == sha256_text(unit.summary)
     rc, _, err = _run(["i18n", "extract", "NO-SUCH", "--spec-root", str(root)])

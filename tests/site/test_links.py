@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from linkcheck import LinkChecker
-from pto_docs.model.catalog.catalog import Catalog
 
+from pto_docs.model.catalog import Catalog
 from pto_docs.render.adr_links import rewrite
 
 
