@@ -131,13 +131,15 @@ def examples_results(catalog: Catalog, generated: str | None, profile: str, cach
 @functools.cache
 def examples_code_digest() -> str:
     """sha256 of the pto-docs code a cached examples run depends on: the interpreter and its probe (asl/), this
-    module, the decoders it may make (avs_decoders.py), the pruning (avs_examples.py) and the statuses it reads
+    module, the decoders it may make (isa/decoders.py), the decoding of words (isa/decode.py, isa/encoding.py), the
+    pruning (avs_examples.py) and the statuses it reads
     (trace/avs_status.py). The version number alone stays the same from one commit to the next: a results file
     an older interpreter made must not be read as this one's."""
     from ..model.frozen import code_digest
     package = Path(__file__).parent.parent
     return code_digest(sorted((package / "asl").glob("*.py"))
-                       + [package / name for name in ("bridge/avs.py", "isa/decoders.py", "bridge/avs_examples.py")]
+                       + [package / name for name in ("bridge/avs.py", "isa/decoders.py", "isa/decode.py",
+                                                      "isa/encoding.py", "bridge/avs_examples.py")]
                        + [package / "trace" / "avs_status.py"])
 
 

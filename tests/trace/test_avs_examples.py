@@ -13,7 +13,7 @@ import pytest
 
 from pto_docs.analysis.load import load_catalog
 from pto_docs.bridge.avs_examples import Decoder, examples_by_unit
-from pto_docs.isa.encoding import _words
+from pto_docs.isa.encoding import encoding_words
 from pto_docs.schemas.registry import validator
 from pto_docs.trace.avs_status import avs_statuses
 from pto_docs.trace.report import build_report
@@ -27,7 +27,7 @@ TCOLEXPAND_EXEC = "PTO-AVS-TILE-TCOLEXPAND-BROADCAST-001"
 def swi_word(catalog, **fields) -> int:
     unit = catalog.find_instruction("SWI")
     form = unit.catalog_records[0]
-    (_i, _w, _mask, match, _off), = _words(form)
+    (_i, _w, _mask, match, _off), = encoding_words(form)
     word = match
     for field in form["fields"]:
         value = fields.get(field["name"], 0)
