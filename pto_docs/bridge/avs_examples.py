@@ -233,17 +233,10 @@ def _describe(step: Mapping, decoded: Decoded | None) -> str:
     return call
 
 
-def coverage(catalog: Catalog, examples: Mapping[str, list[AvsExample]]) -> dict[str, dict[str, int]]:
-    """Per surface: instructions, with an example from a passing run, with only failing ones, without any."""
-    out: dict[str, dict[str, int]] = {}
-    for unit in catalog.instructions:
-        row = out.setdefault(unit.surface, {"instructions": 0, "passing": 0, "failing": 0, "none": 0})
-        row["instructions"] += 1
-        found = examples.get(unit.id, [])
-        if any(e.status == "pass" for e in found):
-            row["passing"] += 1
-        elif found:
-            row["failing"] += 1
-        else:
-            row["none"] += 1
-    return dict(sorted(out.items()))
+def report_examples(catalog: Catalog, doc: Mapping | None) -> dict[str, list[AvsExample]] | None:
+    """What ``trace.build_report`` and ``trace.stamp_document`` take as ``avs_examples``: every instruction's worked
+    examples of an AVS document recorded with ``--examples`` (None when it was recorded without)."""
+    if doc is None or not any("steps" in r for r in doc.get("tests", ())):
+        return None
+    from ..trace.avs_status import avs_statuses
+    return examples_by_unit(catalog, doc, avs_statuses(catalog, doc))

@@ -12,8 +12,9 @@ import jsonschema
 
 import pto_docs
 from pto_docs.analysis.load import load_catalog
-from pto_docs.bridge.avs_examples import coverage, examples_by_unit
+from pto_docs.bridge.avs_examples import examples_by_unit
 from pto_docs.cli import main
+from pto_docs.trace.avs_example_report import coverage
 from pto_docs.trace.avs_status import avs_statuses
 
 STATIC = "PTO-AVS-ARCH-*"  # a selection: the catalog's architecture test points
