@@ -1,5 +1,5 @@
 """The round trip: sampled words of every form -> text (rendered) -> words (assembled), per form a
-:class:`FormTrip`; the measure ``python -m pto_docs.isa.assembler --round-trip`` prints."""
+:class:`FormTrip`; the measure ``python -m pto_docs.cli.assemble --round-trip`` prints."""
 
 from __future__ import annotations
 
