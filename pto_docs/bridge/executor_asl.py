@@ -40,6 +40,19 @@ PAD_CODES = {"Zero": 0b00, "Max": 0b01, "Min": 0b10, "Null": 0b11}
 WORD = 64
 UNBRIDGED: frozenset[str] = frozenset()
 
+# The ASL names this bridge calls, sets or reads (record fields included), and the prefixes of the names it composes
+# ("TileDataType_" + data type): what checks/semantics.py roots its witnesses' model at. tests/bridge keeps them
+# in step with the calls below.
+ASL_NAMES: frozenset[str] = frozenset({
+    "ConfigurePredicateTile", "ConfigureTile", "DecodeBundleRoundingSelection",
+    "InstructionContractDefaultRounding_TCVT", "NumericStatusFlags", "ReadTileElement", "ReadTilePredicateBit",
+    "ResetProfileState", "SetBundleDataAttributeState", "TileElementDefined", "TileOperandsLegal_TCVT",
+    "TilePredicateBitDefined", "WriteTileElement", "WriteTilePredicateBit", "_BundleDataAttributesPresent",
+    "rounding_mode", "saturating", "use_operation_default",
+})
+ASL_PREFIXES: tuple[str, ...] = ("InstructionContractExecute_", "InstructionContractOperandsLegal_", "TileComparison_",
+                                 "TileDataType_", "TileLayout_", "TileLocation_")
+
 
 class UnsupportedCase(ValueError):
     """A case outside the bridge's scope (see the module docstring)."""
