@@ -221,7 +221,7 @@ def _code_digest() -> str:
 
 
 def default_cache_dir() -> Path:
-    from ..cli.avs import default_cache_dir as asl_cache
+    from ..bridge.avs import default_cache_dir as asl_cache
     return asl_cache().parent / "semantics-prose"
 
 
