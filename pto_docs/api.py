@@ -189,12 +189,12 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
 
 def run_trace(result: LoadResult, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
               options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None):
-    """The traceability report and gate of a loaded tree (a trace.run.TraceRun: report, findings, exit code);
+    """The traceability report and gate of a loaded tree (a trace.run.TraceRun: report, findings, exit code; analysis.trace_run);
     with ``stamp``, the review lock is written first.
-    Raises ConfigProblem for a bad policy or SOURCE_DATE_EPOCH, trace.run.StampError when the lock cannot be
+    Raises ConfigProblem for a bad policy or SOURCE_DATE_EPOCH, analysis.trace_run.StampError when the lock cannot be
     stamped."""
+    from .analysis.trace_run import trace
     from .trace.gate import PolicyError
-    from .trace.run import trace
     try:
         return trace(result, check=check, stamp=stamp, policy_items=policy_items, options=options or {},
                      environ=os.environ if environ is None else environ, avs=avs)

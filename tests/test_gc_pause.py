@@ -70,7 +70,7 @@ def test_a_build_pauses_full_collections_everywhere_and_gives_them_back(tmp_path
     from pto_docs.render import pages
     log = tmp_path / "thresholds.jsonl"
     _recorder(monkeypatch, log, pages.SiteRenderer, "pages")  # each language's pages, in its own process
-    _recorder(monkeypatch, log, avs, "examples_results")  # the catalog's AVS points (avs_examples: run)
+    _recorder(monkeypatch, log, avs, "run_tree_avs")  # the catalog's AVS points (avs_examples: run)
     code, err = _build(tmp_path, tree)
     assert code == 0, err
     assert gc.get_threshold() == _own_thresholds
@@ -78,7 +78,7 @@ def test_a_build_pauses_full_collections_everywhere_and_gives_them_back(tmp_path
     languages = [s for s in seen if s["where"] == "pages"]
     assert len({s["pid"] for s in languages}) == 2  # en here, zh-CN in the forked process
     assert all(s["thresholds"] == [650, 9, NEVER] for s in languages)
-    assert [s["thresholds"] for s in seen if s["where"] == "examples_results"] == [[650, 9, 11]]
+    assert [s["thresholds"] for s in seen if s["where"] == "run_tree_avs"] == [[650, 9, 11]]
 
     # nothing changed: the build stops early (site/uptodate.py) and gives the thresholds back too
     code, err = _build(tmp_path, tree)

@@ -163,3 +163,26 @@ def test_the_witness_runs_on_the_units_it_can_reach_with_the_whole_models_result
     whole = semantics_check._run_witnesses(released, targets, None)
     assert loaded == [len([p for p in everything if p in reached]), len(everything)]
     assert closed and closed == whole
+
+
+def test_the_bridge_exports_every_asl_name_it_calls_and_composes():
+    """checks/semantics.py roots its witnesses' model at ``executor_asl.ASL_NAMES`` and ``ASL_PREFIXES`` (data,
+    not a reading of the bridge's source): every name the bridge calls, sets or composes must be listed there."""
+    import ast
+    import inspect
+
+    from pto_docs.bridge import executor_asl
+    called, composed = set(), set()
+    for node in ast.walk(ast.parse(inspect.getsource(executor_asl))):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            function = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if function in {"call", "set_global", "run_in_big_stack"}:
+                called.add(node.args[0].value)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.Constant) \
+                and isinstance(node.left.value, str):
+            composed.add(node.left.value)
+    assert {"ConfigureTile", "_BundleDataAttributesPresent", "NumericStatusFlags"} <= called  # the scan finds calls
+    assert called - executor_asl.ASL_NAMES == set()
+    assert composed - set(executor_asl.ASL_PREFIXES) == set()
+    assert semantics_check._bridge_names() == (executor_asl.ASL_NAMES, executor_asl.ASL_PREFIXES)

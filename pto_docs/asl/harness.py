@@ -76,6 +76,15 @@ def _selected(point: TestPoint, pattern: str) -> bool:
     return pattern in point.test_id or pattern in point.path
 
 
+class LinkRefused(ValueError):
+    """``Session.link`` refused a text: ``reason`` is "other" (it declares something else) or "model" (it
+    declares one of the model's subprograms)."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
 class Session:
     """One linked model in one process, reused test after test."""
 
@@ -118,7 +127,8 @@ class Session:
         prog.reset()
         return probe
 
-    def _restore(self):
+    def restore(self):
+        """The linked model as it was before the last test point or case: its subprograms, globals and state."""
         prog = self.program
         for name in self.added_names:
             if name in self.base_functions:
@@ -133,11 +143,25 @@ class Session:
         self.output.seek(0)
         self.output.truncate()
 
+    def link(self, text: str, path: str, names: list[str]) -> None:
+        """Add the subprograms ``names`` that ASL ``text`` declares, for the next run (``restore`` takes them away).
+        Raises ``AslSyntaxError`` when the text is not ASL and :class:`LinkRefused` when it declares anything but
+        exactly those subprograms, in that order, or one of the model's own; nothing is added then."""
+        decls = parse(text, path)
+        made = [d[2] if d[0] == "func" else d[0] for d in decls]
+        if made != list(names):
+            raise LinkRefused("other", f"the text declares {made}, not {list(names)}")
+        added = {d[2] for d in decls if d[0] == "func"}
+        if added & set(self.base_functions):
+            raise LinkRefused("model", "the text declares a subprogram of the model")
+        self.added_names = added
+        self.program.add(decls)
+
     def run(self, point: TestPoint) -> dict:
         started = time.perf_counter()
         status, message = "error", ""
         try:
-            self._restore()
+            self.restore()
             decls = parse(point.text, point.path)
             code = "\n".join(line.split("//", 1)[0] for line in point.text.splitlines())
             helpers = {d[2] for d in decls if d[0] == "func"}

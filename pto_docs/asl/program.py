@@ -282,6 +282,48 @@ class Program:
         """Per global of the initial state: what copying it whole costs (values.copy_cost, capped)."""
         return self._copy_cost
 
+    # the session API: code outside asl/ reads and writes the model's state only through these -------------
+    def has_subprogram(self, name: str) -> bool:
+        return name in self.functions
+
+    def has_global(self, name: str) -> bool:
+        return name in self.global_index
+
+    def global_value(self, name: str):
+        """The current value of global ``name`` (None when the program has no such global)."""
+        j = self.global_index.get(name)
+        return None if j is None else self.G[j]
+
+    def set_global(self, name: str, value) -> None:
+        """Give global ``name`` a new value; ``reset`` restores it."""
+        j = self.global_index[name]
+        self.G[j] = value
+        self.dirty.add((j,))
+
+    def keep_state_as_initial(self) -> None:
+        """Make the current state the one ``reset`` restores (a harness that starts every run from the state
+        ``ResetProfileState()`` leaves)."""
+        self.initial = [copy_value(v) for v in self.G]
+        self.dirty.clear()
+
+    def returns_value(self, name: str) -> bool:
+        """Whether the first subprogram named ``name`` returns a value (a function, not a procedure)."""
+        return self.functions[name][0].decl[7] is not None
+
+    def operand_width(self, name: str) -> int:
+        """The width N of the first operand of subprogram ``name``, a ``bits(N)`` whose N is a literal or a global
+        (ValueError, saying why, otherwise)."""
+        fn = self.functions[name][0]
+        ty = fn.arg_types[0] if fn.arg_types else None
+        if ty is None or ty[0] != "bits":
+            raise ValueError(f"{name}'s first operand is not a bitvector")
+        width = ty[1]
+        if width[0] == "lit":  # ("lit", position, value)
+            return int(width[2])
+        if width[0] == "var" and width[2] in self.global_index:
+            return int(self.global_value(width[2]))
+        raise ValueError(f"cannot tell the width of {name}'s operand")
+
     def reset(self):
         """Restore every storage path written since the last reset to its fresh-run value.
 

@@ -90,37 +90,45 @@ def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> d
     return doc
 
 
-def examples_results(catalog: Catalog, generated: str | None, profile: str, cache_dir, jobs: int | None = None) -> dict:
-    """``pto-docs avs --examples`` of the whole tree as a build runs it (plugin option ``avs_examples: run``): the
-    pruned results document, cached in ``cache_dir`` under the sha256 of everything it depends on (the unit and
-    test files, the decoders, the profile, the code that runs and prunes them: :func:`examples_code_digest`), so
-    the pages of both languages and every later build with the same inputs read the same run."""
-    import json
+def default_cache_dir() -> Path:
+    """This user's AVS cache (``pto-docs avs`` without ``--cache-dir``): ``$XDG_CACHE_HOME/pto-docs/asl``."""
+    from ..store.paths import user_cache_root
+    return user_cache_root() / "asl"
 
-    from .. import __version__
+
+def run_tree_avs(catalog: Catalog, generated: str | None, *, cache_dir=None, pattern: str | None = None,
+                 kinds: Iterable[str] | None = None, profile: str = "pto-v0", examples: bool = False,
+                 jobs: int | None = None, progress=None) -> dict:
+    """The one AVS run of a loaded tree, for ``pto-docs avs`` and the build's ``avs_examples: run``: the test points
+    selected by ``pattern`` (``-k``) and ``kinds`` (``--kind``) on the model linked with ``generated`` (the
+    decoders; None: the model needs none). With ``examples`` every instruction step is recorded and the document
+    is pruned to the worked examples (:func:`avs_examples.prune_to_examples`).
+
+    The one cache rule: ``cache_dir`` (a folder the caller checked, sealed under the user's key: no key, no cache)
+    holds the parsed models, and the pruned document of an ``examples`` run of every point, under the sha256 of
+    everything it depends on (the unit and test files, the decoders, the profile, the code that runs and prunes
+    them: :func:`examples_code_digest`), so every later run with the same inputs (either shell, either language)
+    reads the same run."""
     from ..store import sealed_folder
     from .avs_examples import prune_to_examples
-    inputs = avs_inputs(catalog)
-    digest = hashlib.sha256(f"{__version__}\0{examples_code_digest()}\0{profile}\0".encode())
-    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
-        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
-    for test in sorted(catalog.tests.values(), key=lambda t: t.path):
-        digest.update(f"t\0{test.path}\0{test.file.sha256}\n".encode())
-    digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
-    entry = f"avs-examples-{digest.hexdigest()[:32]}.json"
-    cache = sealed_folder(cache_dir)  # (None: no trusted key, no cache)
-    payload = cache.load(entry) if cache is not None else None
-    if payload is not None:
-        from ..trace.avs_status import AvsResultsError, read_avs_results
-        try:
-            return read_avs_results(Path(cache_dir) / entry, payload)
-        except AvsResultsError:
-            pass  # an entry of ours that is no longer a results document is run again and replaced
-    asl = sealed_folder(Path(cache_dir) / "asl") if cache is not None else None
-    doc = run_avs_on_catalog(inputs, generated, jobs=jobs, cache_dir=asl, profile=profile,
-                             steps=instruction_entry_names(catalog) or True)
-    prune_to_examples(catalog, doc)
-    if cache is not None:
+    cache = sealed_folder(cache_dir)
+    entry = _examples_entry(catalog, generated, profile) \
+        if examples and pattern is None and kinds is None and cache is not None else None
+    if entry is not None:
+        payload = cache.load(entry)
+        if payload is not None:
+            from ..trace.avs_status import AvsResultsError, read_avs_results
+            try:
+                return read_avs_results(Path(str(cache_dir)) / entry, payload)
+            except AvsResultsError:
+                pass  # an entry of ours that is no longer a results document is run again and replaced
+    steps = (instruction_entry_names(catalog) or True) if examples else False
+    doc = run_avs_on_catalog(avs_inputs(catalog, pattern, kinds), generated, jobs=jobs, cache_dir=cache,
+                             progress=progress, profile=profile, steps=steps)
+    if examples:
+        prune_to_examples(catalog, doc)
+    if entry is not None:
+        import json
         try:
             cache.save(entry, (json.dumps(doc, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8"))
         except OSError:
@@ -128,16 +136,30 @@ def examples_results(catalog: Catalog, generated: str | None, profile: str, cach
     return doc
 
 
+def _examples_entry(catalog: Catalog, generated: str | None, profile: str) -> str:
+    """The cache entry of an examples run of every point of the tree: named by the sha256 of its inputs."""
+    from .. import __version__
+    digest = hashlib.sha256(f"{__version__}\0{examples_code_digest()}\0{profile}\0".encode())
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
+    for test in sorted(catalog.tests.values(), key=lambda t: t.path):
+        digest.update(f"t\0{test.path}\0{test.file.sha256}\n".encode())
+    digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
+    return f"avs-examples-{digest.hexdigest()[:32]}.json"
+
+
 @functools.cache
 def examples_code_digest() -> str:
     """sha256 of the pto-docs code a cached examples run depends on: the interpreter and its probe (asl/), this
-    module, the decoders it may make (avs_decoders.py), the pruning (avs_examples.py) and the statuses it reads
+    module, the decoders it may make (isa/decoders.py), the decoding of words (isa/decode.py, isa/encoding.py), the
+    pruning (avs_examples.py) and the statuses it reads
     (trace/avs_status.py). The version number alone stays the same from one commit to the next: a results file
     an older interpreter made must not be read as this one's."""
     from ..model.frozen import code_digest
     package = Path(__file__).parent.parent
     return code_digest(sorted((package / "asl").glob("*.py"))
-                       + [package / name for name in ("bridge/avs.py", "isa/decoders.py", "bridge/avs_examples.py")]
+                       + [package / name for name in ("bridge/avs.py", "isa/decoders.py", "isa/decode.py",
+                                                      "isa/encoding.py", "bridge/avs_examples.py")]
                        + [package / "trace" / "avs_status.py"])
 
 

@@ -23,8 +23,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..isa.encoding import _fields, _words
-from ..model.catalog import Catalog, Unit, asl_name
+from ..isa.decode import Decoder
+from ..model.catalog import Catalog, asl_name
 
 WORD_ENTRIES = ("ExecuteScalarInstruction", "ExecuteCommandInstruction")
 CONTRACT_ENTRY = "InstructionContractExecute_"
@@ -66,61 +66,6 @@ class AvsExample:
     @property
     def faulted(self) -> bool:
         return _faulted(self.step)
-
-
-class Decoder:
-    """Scalar and block words to forms, from the catalog records' encoding words (most specific first).
-
-    Each form is one (mask, match) over its whole length; forms of one length are bucketed by the bits that
-    every one of them fixes (the major opcode), so a word is compared with few forms."""
-
-    def __init__(self, catalog: Catalog):
-        forms: dict[int, list] = {}
-        for unit in catalog.instructions:
-            for rec in unit.catalog_records:
-                if not isinstance(rec, Mapping) or "encoding" not in rec or not isinstance(rec.get("length_bits"), int):
-                    continue
-                mask = match = 0
-                for _i, width, m, x, off in _words(rec):
-                    if width > 0:
-                        full = (1 << width) - 1
-                        mask |= ((m or 0) & full) << off
-                        match |= ((x or 0) & full) << off
-                if mask:
-                    forms.setdefault(rec["length_bits"], []).append((bin(mask).count("1"), unit.path, unit, rec, mask, match))
-        self.buckets: dict[int, tuple[int, dict[int, list]]] = {}
-        for length, found in forms.items():
-            found.sort(key=lambda f: (-f[0], f[1]))
-            common = -1
-            for f in found:
-                common &= f[4]
-            table: dict[int, list] = {}
-            for _n, _path, unit, rec, mask, match in found:
-                table.setdefault(match & common, []).append((unit, rec, mask, match))
-            self.buckets[length] = (common, table)
-        self._memo: dict[tuple[int, int], list] = {}
-        self._fields: dict[int, list] = {}
-
-    def decode(self, word: int, length_bits: int) -> list[tuple[Unit, Mapping]]:
-        key = (word, length_bits)
-        hit = self._memo.get(key)
-        if hit is None:
-            common, table = self.buckets.get(length_bits, (0, {}))
-            hit = self._memo[key] = [(unit, rec) for unit, rec, mask, match in table.get(word & common, ())
-                                     if word & mask == match]
-        return hit
-
-    def fields(self, rec: Mapping, word: int) -> tuple[tuple[str, int], ...]:
-        parsed = self._fields.get(id(rec))
-        if parsed is None:
-            parsed = self._fields[id(rec)] = _fields(rec)
-        out = []
-        for field in parsed:
-            value = 0
-            for lsb, vlsb, width in field["pieces"]:
-                value |= ((word >> lsb) & ((1 << width) - 1)) << vlsb
-            out.append((field["name"], value))
-        return tuple(out)
 
 
 def _int(text: str) -> int | None:
@@ -288,17 +233,10 @@ def _describe(step: Mapping, decoded: Decoded | None) -> str:
     return call
 
 
-def coverage(catalog: Catalog, examples: Mapping[str, list[AvsExample]]) -> dict[str, dict[str, int]]:
-    """Per surface: instructions, with an example from a passing run, with only failing ones, without any."""
-    out: dict[str, dict[str, int]] = {}
-    for unit in catalog.instructions:
-        row = out.setdefault(unit.surface, {"instructions": 0, "passing": 0, "failing": 0, "none": 0})
-        row["instructions"] += 1
-        found = examples.get(unit.id, [])
-        if any(e.status == "pass" for e in found):
-            row["passing"] += 1
-        elif found:
-            row["failing"] += 1
-        else:
-            row["none"] += 1
-    return dict(sorted(out.items()))
+def report_examples(catalog: Catalog, doc: Mapping | None) -> dict[str, list[AvsExample]] | None:
+    """What ``trace.build_report`` and ``trace.stamp_document`` take as ``avs_examples``: every instruction's worked
+    examples of an AVS document recorded with ``--examples`` (None when it was recorded without)."""
+    if doc is None or not any("steps" in r for r in doc.get("tests", ())):
+        return None
+    from ..trace.avs_status import avs_statuses
+    return examples_by_unit(catalog, doc, avs_statuses(catalog, doc))

@@ -26,6 +26,7 @@ from typing import Any
 from ..asl.errors import AslCompileError, AslError, AslLimitError, internal_error, located
 from ..asl.probe import Step, after_json, step_json
 from ..asl.values import BV
+from .case_problem import CaseProblem
 
 FAULT_STATUS = re.compile(r"_(?:Rejected|Faulted)$")
 MAX_INSTRUCTIONS = 64
@@ -33,8 +34,7 @@ MAX_INSTRUCTIONS = 64
 
 def split_text(text: str) -> list[str]:
     """The instructions of ``;``-separated assembly text; a trailing ``;`` ends the text, an empty one between
-    two ``;`` is a problem of the case (``exec_model.CaseProblem``)."""
-    from .exec_model import CaseProblem
+    two ``;`` is a problem of the case (``CaseProblem``)."""
     parts = [p.strip() for p in text.split(";")]
     if parts and not parts[-1]:
         parts.pop()
@@ -54,7 +54,6 @@ def _where(position: int, total: int, text: str) -> str:
 def prepare(runner, parts: list[str], entry: str | None) -> list[dict]:
     """Every instruction assembled and decoded before any runs: a problem names the instruction's position."""
     from ..isa.assembler import AsmError
-    from .exec_model import CaseProblem
     if entry:
         raise CaseProblem("instruction.entry names one entry point; a bundle's instructions each run on their "
                           "surface's entry point (leave entry out)", "/instruction/entry")
@@ -91,21 +90,17 @@ def run(runner, case: Mapping, prepared: list[dict]) -> dict[str, Any]:
         try:
             program.call(entry, word, length)
         except AslCompileError as exc:
-            from .exec_model import CaseProblem
             raise CaseProblem(f"{_where(row['position'], len(prepared), row['asm_text'])}cannot run: {exc}",
                               "/instruction/asm") from None
         except AslLimitError as exc:
-            from .exec_model import CaseProblem
             raise CaseProblem(f"{_where(row['position'], len(prepared), row['asm_text'])}is over a limit: "
                               f"{located(exc)}", "/instruction/asm") from None
         except (AslError, RecursionError) as exc:
             status, message = "exception", f"instruction {row['position']}: {type(exc).__name__}: {located(exc)}"
             fault_at = row["position"]
         except MemoryError:
-            from .exec_model import CaseProblem
             raise CaseProblem("the bundle needs more memory than this process can have", "/instruction") from None
         except Exception as exc:  # noqa: BLE001 - the last-resort net: located, not a traceback
-            from .exec_model import CaseProblem
             raise CaseProblem(f"{_where(row['position'], len(prepared), row['asm_text'])}cannot run: "
                               f"{internal_error(exc)}", "/instruction/asm") from None
         step = step_json(probe.steps[-1]) if len(probe.steps) > count else None

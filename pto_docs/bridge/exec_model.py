@@ -31,29 +31,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..asl.errors import AslCompileError, AslError, AslLimitError, internal_error, located
-from ..asl.harness import Session
+from ..asl.harness import LinkRefused, Session
 from ..asl.lexer import AslSyntaxError
 from ..asl.model import load_model
-from ..asl.parser import parse
 from ..asl.probe import step_json
 from ..asl.runner import run_in_big_stack
 from ..model.catalog import Catalog
 from ..runtime.gc_pause import full_collections_paused
+from . import exec_bundle
 from .avs_examples import Decoder
+from .case_problem import CaseProblem
 
 SCHEMA = "pto-docs.case.v2"
 RESULT_SCHEMA = "pto-docs.exec-result.v2"
 ENTRY_BY_SURFACE = {"scalar": "ExecuteScalarInstruction", "block": "ExecuteCommandInstruction"}
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 FLAG_NAMES = ("NV", "DZ", "OF", "UF", "NX")
-
-
-class CaseProblem(ValueError):
-    """The case cannot run on this model: ``pointer`` says where in the case."""
-
-    def __init__(self, message: str, pointer: str = "/"):
-        super().__init__(message)
-        self.pointer = pointer
 
 
 def is_v2(case: Mapping) -> bool:
@@ -93,7 +86,7 @@ class ModelRunner:
         """(subprogram, ASL argument text, decoded form) of the case's instruction."""
         if "call" in instruction:
             name = instruction["call"]
-            if name not in self.program.functions:
+            if not self.program.has_subprogram(name):
                 raise CaseProblem(f"the model has no subprogram {name}", "/instruction/call")
             return name, ", ".join(instruction.get("arguments", ())), None
         text = None
@@ -118,7 +111,7 @@ class ModelRunner:
                               pointer)
         unit, form = matches[0]
         entry = entry or ENTRY_BY_SURFACE.get(unit.surface)
-        if entry is None or entry not in self.program.functions:
+        if entry is None or not self.program.has_subprogram(entry):
             raise CaseProblem(f"{what}no ASL entry point executes a {unit.surface} word ({entry or 'none known'}); "
                               "name one with instruction.entry", "/instruction")
         width = self._word_width(entry)
@@ -138,21 +131,14 @@ class ModelRunner:
         return done.word, done.length_bits
 
     def _word_width(self, entry: str) -> int:
-        fn = self.program.functions[entry][0]
-        ty = fn.arg_types[0] if fn.arg_types else None
-        if ty is None or ty[0] != "bits":
-            raise CaseProblem(f"{entry}'s first operand is not a bitvector", "/instruction")
-        width = ty[1]
-        if width[0] == "lit":  # ("lit", position, value)
-            return int(width[2])
-        if width[0] == "var" and width[2] in self.program.global_index:
-            return int(self.program.G[self.program.global_index[width[2]]])
-        raise CaseProblem(f"cannot tell the width of {entry}'s operand", "/instruction")
+        try:
+            return self.program.operand_width(entry)
+        except ValueError as exc:
+            raise CaseProblem(str(exc), "/instruction") from None
 
     def _run(self, case: Mapping) -> dict[str, Any]:
         instruction = case["instruction"]
         if "asm" in instruction:
-            from . import exec_bundle
             parts = exec_bundle.split_text(instruction["asm"])
             if len(parts) > 1:
                 return exec_bundle.run(self, case, exec_bundle.prepare(self, parts, instruction.get("entry")))
@@ -160,7 +146,7 @@ class ModelRunner:
                 instruction = {**instruction, "asm": parts[0]}
         program, probe = self.program, self.session.probe
         entry, arguments, decoded = self._entry(instruction)
-        returns = program.functions[entry][0].decl[7] is not None
+        returns = program.returns_value(entry)
         call = f"let __pto_docs_result = {entry}({arguments});" if returns else f"{entry}({arguments});"
         self.begin(case, [call])
         status, message = "ok", ""
@@ -201,28 +187,26 @@ class ModelRunner:
         """Link the case's subprograms (setup, the instruction ``calls`` if any, reads) and run its setup after
         ``ResetProfileState()``, unwatched; the probe then watches from a clean list of steps."""
         session, program, probe = self.session, self.program, self.session.probe
-        reset = "    ResetProfileState();\n" if "ResetProfileState" in program.functions else ""
+        reset = "    ResetProfileState();\n" if program.has_subprogram("ResetProfileState") else ""
         setup = "".join(f"    {line.strip()}\n" for line in case.get("setup", ()))
         printed = "".join(f"    println({expr});\n" for expr in case.get("read", ()))
         body = "".join(f"    {call}\n" for call in calls)
         text = (f"func __pto_docs_setup()\nbegin\n{reset}{setup}end;\n\n"
                 + (f"func __pto_docs_instruction()\nbegin\n{body}end;\n\n" if calls else "")
                 + f"func __pto_docs_read()\nbegin\n{printed}end;\n")
-        session._restore()
-        try:
-            decls = parse(text, "<case>")
-        except AslSyntaxError as exc:
-            raise CaseProblem(f"the setup is not ASL: {exc}", "/setup") from None
-        made = [d[2] if d[0] == "func" else d[0] for d in decls]
+        session.restore()
         wanted = ["__pto_docs_setup", "__pto_docs_instruction", "__pto_docs_read"] if calls else \
             ["__pto_docs_setup", "__pto_docs_read"]
-        if made != wanted:  # a setup line or a read expression that closes its subprogram and declares its own
+        try:
+            session.link(text, "<case>", wanted)
+        except AslSyntaxError as exc:
+            raise CaseProblem(f"the setup is not ASL: {exc}", "/setup") from None
+        except LinkRefused as exc:
+            if exc.reason == "model":
+                raise CaseProblem("the setup declares a subprogram of the model", "/setup") from None
+            # a setup line or a read expression that closes its subprogram and declares its own
             raise CaseProblem("the setup and the read expressions must be ASL statements and expressions only; "
-                              "they may not end the subprogram they are run in or declare anything", "/setup")
-        session.added_names = {d[2] for d in decls if d[0] == "func"}
-        if session.added_names & {f for f in session.base_functions}:
-            raise CaseProblem("the setup declares a subprogram of the model", "/setup")
-        program.add(decls)
+                              "they may not end the subprogram they are run in or declare anything", "/setup") from None
         probe.clear()
         probe.enabled = False
         self._call("__pto_docs_setup", "the setup", "/setup")
@@ -263,11 +247,12 @@ class ModelRunner:
 
     def global_text(self, name: str) -> str | None:
         from ..asl.probe import short_text
-        j = self.program.global_index.get(name)
-        return None if j is None else short_text(self.program.G[j])
+        if not self.program.has_global(name):
+            return None
+        return short_text(self.program.global_value(name))
 
     def flags(self) -> dict[str, bool] | None:
-        if "NumericStatusFlags" not in self.program.functions:
+        if not self.program.has_subprogram("NumericStatusFlags"):
             return None
         try:
             bits = self.program.call("NumericStatusFlags").val

@@ -25,7 +25,7 @@ from ..asl.errors import AslAssertionError
 from ..asl.harness import Session
 from ..asl.model import Unit, load_model
 from ..asl.runner import run_in_big_stack
-from ..asl.values import BV, copy_value
+from ..asl.values import BV
 from ..executor import case as case_mod
 from ..executor import conversion, dtypes, state
 from ..executor.faults import FAULT_TILE_LEGALITY
@@ -39,6 +39,19 @@ RMODE_CODES = {None: 0, "RNE": 1, "RTZ": 2, "RTM": 3, "RTP": 4, "RNA": 5, "RTO":
 PAD_CODES = {"Zero": 0b00, "Max": 0b01, "Min": 0b10, "Null": 0b11}
 WORD = 64
 UNBRIDGED: frozenset[str] = frozenset()
+
+# The ASL names this bridge calls, sets or reads (record fields included), and the prefixes of the names it composes
+# ("TileDataType_" + data type): what checks/semantics.py roots its witnesses' model at. tests/bridge keeps them
+# in step with the calls below.
+ASL_NAMES: frozenset[str] = frozenset({
+    "ConfigurePredicateTile", "ConfigureTile", "DecodeBundleRoundingSelection",
+    "InstructionContractDefaultRounding_TCVT", "NumericStatusFlags", "ReadTileElement", "ReadTilePredicateBit",
+    "ResetProfileState", "SetBundleDataAttributeState", "TileElementDefined", "TileOperandsLegal_TCVT",
+    "TilePredicateBitDefined", "WriteTileElement", "WriteTilePredicateBit", "_BundleDataAttributesPresent",
+    "rounding_mode", "saturating", "use_operation_default",
+})
+ASL_PREFIXES: tuple[str, ...] = ("InstructionContractExecute_", "InstructionContractOperandsLegal_", "TileComparison_",
+                                 "TileDataType_", "TileLayout_", "TileLocation_")
 
 
 class UnsupportedCase(ValueError):
@@ -59,16 +72,9 @@ class AslBridge:
             # Every case starts from the state ResetProfileState() leaves (the first call of every AVS test):
             # run it once and make that the state the session restores before each case.
             run_in_big_stack(self.program.call, "ResetProfileState")
-            self.program.initial = [copy_value(v) for v in self.program.G]
-            self.program.dirty.clear()
+            self.program.keep_state_as_initial()
 
     # -- state helpers -------------------------------------------------------------------------
-    def _set_global(self, name: str, value) -> None:
-        prog = self.program
-        j = prog.global_index[name]
-        prog.G[j] = value
-        prog.dirty.add((j,))
-
     def _configure(self, tile: state.Tile) -> None:
         call = self.program.call
         if tile.kind == state.PREDICATE:
@@ -92,7 +98,7 @@ class AslBridge:
             return
         self.program.call("SetBundleDataAttributeState", BV(0, 5), BV(0, 5), BV(PAD_CODES[pad], 2),
                           BV(0, 3), BV(0, 3), False, False)
-        self._set_global("_BundleDataAttributesPresent", True)
+        self.program.set_global("_BundleDataAttributesPresent", True)
 
     def _read(self, tile: state.Tile) -> tuple[list[list[int | None]]]:
         call = self.program.call
@@ -133,7 +139,7 @@ class AslBridge:
         dest = tf.get(dst)
         if dest is None:
             raise UnsupportedCase("the destination must be configured in the case")
-        self.session._restore()
+        self.session.restore()
         call = self.program.call
         for index in sorted(tf.tiles):
             self._configure(tf.tiles[index])

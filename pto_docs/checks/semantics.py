@@ -204,14 +204,11 @@ def _decoder_sha_and_names(catalog: Catalog) -> tuple[str, Names] | None:
     return found[:2] if found is not None else None
 
 
-@functools.cache
 def _bridge_names() -> tuple[frozenset[str], tuple[str, ...]]:
-    """The ASL names the bridge (executor_asl.py) calls or composes, read from its string literals: a literal
-    ending in ``_`` is a prefix (``"TileDataType_" + data_type``)."""
-    source = (Path(__file__).parent.parent / "bridge" / "executor_asl.py").read_text("utf-8")
-    literals = set(re.findall(r"[\"']([A-Za-z_]\w*)[\"']", source))
-    return (frozenset(w for w in literals if not w.endswith("_")),
-            tuple(sorted(w for w in literals if w.endswith("_"))))
+    """The ASL names the bridge (bridge/executor_asl.py) calls or composes, and the prefixes it composes names
+    from (``"TileDataType_" + data_type``)."""
+    from ..bridge.executor_asl import ASL_NAMES, ASL_PREFIXES
+    return ASL_NAMES, ASL_PREFIXES
 
 
 @functools.cache
@@ -224,7 +221,7 @@ def _code_digest() -> str:
 
 
 def default_cache_dir() -> Path:
-    from ..cli.avs import default_cache_dir as asl_cache
+    from ..bridge.avs import default_cache_dir as asl_cache
     return asl_cache().parent / "semantics-prose"
 
 

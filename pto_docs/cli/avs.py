@@ -10,7 +10,6 @@ usage or I/O."""
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from pathlib import Path
 from typing import TextIO
@@ -33,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "--kind execution --kind fault, about half of the points")
     parser.add_argument("--jobs", type=int, default=None, metavar="N", help="worker processes (default: all cores)")
     parser.add_argument("--cache-dir", default=None, metavar="DIR",
-                        help="parsed-model cache (default: $XDG_CACHE_HOME/pto-docs/asl, never inside the spec tree)")
+                        help="AVS cache: the parsed models, and the results of an --examples run of every point "
+                             "(default: $XDG_CACHE_HOME/pto-docs/asl, never inside the spec tree)")
     parser.add_argument("--profile", choices=("pto-v0", "ieee"), default="pto-v0",
                         help="numeric profile of the floating-point hooks (default pto-v0: the ASL's own, as ASLRef)")
     parser.add_argument("--examples", action="store_true",
@@ -43,12 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pto-docs" / "asl"
+    """The parsed-model cache without ``--cache-dir``: ``bridge.avs.default_cache_dir``."""
+    from ..bridge.avs import default_cache_dir as user_default
+    return user_default()
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..bridge.avs import avs_inputs, instruction_entry_names, run_avs_on_catalog
+    from ..bridge.avs import run_tree_avs
     from ..store.output_guard import OutputRefused, check_output_file
 
     if args.jobs is not None and args.jobs < 1:
@@ -73,17 +74,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"pto-docs avs: error[USAGE]: no test point of kind {', '.join(unknown)}; "
                   f"the tree's kinds are {', '.join(kinds) or 'none'}\n")
         return 2
-    inputs = avs_inputs(result.catalog, args.pattern, args.kinds)
     started = time.monotonic()
     progress = _progress(err, started) if not args.quiet and err.isatty() else None
-    doc = run_avs_on_catalog(inputs, generated, jobs=args.jobs, cache_dir=cache, progress=progress,
-                             profile=args.profile,
-                             steps=(instruction_entry_names(result.catalog) or True) if args.examples else False)
+    doc = run_tree_avs(result.catalog, generated, cache_dir=cache, pattern=args.pattern, kinds=args.kinds,
+                       profile=args.profile, examples=args.examples, jobs=args.jobs, progress=progress)
     if progress is not None:
         err.write("\n")
-    if args.examples:
-        from ..bridge.avs_examples import prune_to_examples
-        prune_to_examples(result.catalog, doc)
     code = _write_outputs(doc, targets, args, out, err)
     if code:
         return code

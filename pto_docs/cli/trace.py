@@ -54,11 +54,12 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
              options: Mapping | None = None, avs_results: str | None = None) -> int:
     """load -> (stamp) -> report -> outputs -> findings on stderr -> summary -> exit code 0/1/2."""
     from .. import api
+    from ..analysis.trace_run import StampError
     from ..sources.mkdocs_options import ConfigProblem, plugin_options
     from ..trace.gate import PolicyError
     from ..trace.lock import LOCK_NAME
     from ..trace.report import report_bytes, source_date
-    from ..trace.run import StampError, configured_policy, summary_line
+    from ..trace.run import configured_policy, summary_line
     from .validate import load_or_report
     out = out or sys.stdout
     err = err or sys.stderr

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from . import conversion, dtypes
 from .bundle import Bundle
-from .engine import (
+from .faults import legality
+from .preflight import (
     Plan,
     check_dims,
     new_destination,
@@ -29,7 +30,6 @@ from .engine import (
     require_type,
     source_tile,
 )
-from .faults import legality
 from .registry import OpSpec
 from .state import TileFile
 

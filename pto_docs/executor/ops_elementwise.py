@@ -17,7 +17,8 @@ import numpy as np
 
 from . import numeric, state
 from .bundle import Bundle
-from .engine import (
+from .faults import legality
+from .preflight import (
     Plan,
     check_dims,
     new_destination,
@@ -28,7 +29,6 @@ from .engine import (
     same_shape,
     source_tile,
 )
-from .faults import legality
 from .registry import OpSpec
 from .state import Tile, TileFile
 

@@ -113,7 +113,7 @@ def validate_form(form: Mapping[str, Any]) -> list[str]:
     """Problems of one catalog form: bad words, match outside mask, pieces overlapping or beyond the width."""
     problems: list[str] = []
     name = _text(form.get("form_id")) or _text(form.get("mnemonic")) or "form"
-    words = _words(form)
+    words = encoding_words(form)
     total = sum(w for _i, w, _m, _x, _o in words)
     length = form.get("length_bits")
     if isinstance(length, int) and words and length != total:
@@ -131,7 +131,7 @@ def validate_form(form: Mapping[str, Any]) -> list[str]:
             problems.append(f"{name}: word {index} match bits 0x{match & ~mask:x} lie outside the mask")
     width = total or (length if isinstance(length, int) else 0)
     owner: dict[int, str] = {}
-    for field in _fields(form):
+    for field in form_fields(form):
         fname = field["name"]
         value_bits = 0
         for p, piece in enumerate(field["pieces"]):
@@ -168,10 +168,10 @@ def _form_words(form: Mapping[str, Any], *, fixed: Mapping[str, tuple[int, str]]
     mnemonic = _text(form.get("mnemonic")) or _text(form.get("form_id"))
     form_id = _text(form.get("form_id"))
     asm = _text(form.get("asm"))
-    words = _words(form, override)
+    words = encoding_words(form, override)
     if notes is not None:
         notes += validate_form(form)
-    fields = _fields(form)
+    fields = form_fields(form)
     out: list[EncodingWord] = []
     for index, width, mask, match, offset in words:
         if width <= 0:
@@ -311,7 +311,7 @@ def _tile_encoding(catalog: Catalog, unit: Unit, rec: Mapping[str, Any]) -> Inst
     notes.insert(0, head + (f"; {mnemonic} fixes {pairs}{sel_text}." if pairs else "."))
     words: list[EncodingWord] = []
     for form in found[1]:
-        names = {f["name"] for f in _fields(form)}
+        names = {f["name"] for f in form_fields(form)}
         subst = {k: (v, f"{k} fixed by {mnemonic}") for k, v in fixed.items() if k in names}
         override = _variant_for(form, function, mnemonic, notes)
         for k in sorted(set(fixed) - names):
@@ -346,7 +346,7 @@ def _function_slot(catalog: Catalog) -> tuple[int, int] | None:
     found = _carrier(catalog, "BSTART.TEPL")
     if found is None:
         return None
-    for field in _fields(found[1][0]):
+    for field in form_fields(found[1][0]):
         if field["name"] == "Function" and len(field["pieces"]) == 1:
             lsb, _v, pw = field["pieces"][0]
             return lsb + pw - 1, lsb
@@ -360,7 +360,7 @@ def _carrier(catalog: Catalog, mnemonic: str) -> tuple[Unit, tuple[Mapping[str, 
     return (catalog.units[found[0]], found[1]) if found is not None else None
 
 
-def _words(form: Mapping[str, Any], override: Sequence[Mapping[str, Any]] | None = None):
+def encoding_words(form: Mapping[str, Any], override: Sequence[Mapping[str, Any]] | None = None):
     """(index, width, mask, match, offset) per encoding word, ordered by index; unreadable hex -> None."""
     raw = override if override is not None else form.get("encoding")
     entries = [e for e in raw if isinstance(e, Mapping)] if isinstance(raw, Sequence) else []
@@ -376,7 +376,7 @@ def _words(form: Mapping[str, Any], override: Sequence[Mapping[str, Any]] | None
     return out
 
 
-def _fields(form: Mapping[str, Any]) -> list[dict]:
+def form_fields(form: Mapping[str, Any]) -> list[dict]:
     out = []
     raw = form.get("fields")
     for field in raw if isinstance(raw, Sequence) else ():

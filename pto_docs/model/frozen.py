@@ -55,7 +55,7 @@ def sha256_text(text: str) -> str:
 
 def code_digest(paths) -> str:
     """sha256 of pto-docs' own source files ``paths`` (each named by its folder and file name): the key part of a
-    cached result that changes whenever the code that made it does (semantics_check, avs.examples_results)."""
+    cached result that changes whenever the code that made it does (semantics_check, avs.run_tree_avs)."""
     digest = hashlib.sha256()
     for path in paths:
         digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())

@@ -134,7 +134,7 @@ class SiteBuild(PageEvents):
 
     def avs_runner(self, config, root: Path):
         """With ``avs_examples: run`` (and no ``avs_results``): a function that runs the tree's AVS points with
-        ``--examples`` once per set of inputs (avs.examples_results), shared by every language."""
+        ``--examples`` once per set of inputs (bridge.avs.run_tree_avs), shared by every language."""
         if self.options.avs_examples != "run" or self.options.avs_results:  # a results file wins
             return None
         generated = None
@@ -155,7 +155,7 @@ class SiteBuild(PageEvents):
         profile = self.options.avs_profile
 
         def run(catalog):
-            from ..bridge.avs import examples_results, needs_decoders
+            from ..bridge.avs import needs_decoders, run_tree_avs
             if generated is None and needs_decoders(catalog):
                 if self.locale is None:
                     log.info(f"{root}: the ASL model depends on generated:decoders and avs_decoders is not set: "
@@ -164,7 +164,7 @@ class SiteBuild(PageEvents):
             if self.locale is None:
                 current_progress().stage("running the AVS test points for the worked examples")
             with self.collections.suspended():  # the interpreter's pool processes collect as usual (gc_pause.py)
-                return examples_results(catalog, generated, profile, cache)
+                return run_tree_avs(catalog, generated, cache_dir=cache, profile=profile, examples=True)
         return run
 
     def templates_cache(self, config):

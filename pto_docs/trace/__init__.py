@@ -4,6 +4,6 @@ from __future__ import annotations
 
 from .markdown import report_markdown
 from .report import build_report, report_bytes
-from .run import TraceRun, trace
+from .run import TraceRun
 
-__all__ = ["build_report", "report_bytes", "report_markdown", "trace", "TraceRun"]
+__all__ = ["build_report", "report_bytes", "report_markdown", "TraceRun"]

@@ -1,26 +1,26 @@
 """The worked examples of the AVS results in the traceability report: per instruction its examples and their
-digests, coverage per surface, and the findings (missing, failing, changed against the review lock, unpinned)."""
+digests, coverage per surface, and the findings (missing, failing, changed against the review lock, unpinned).
+
+Data in, data out: the examples themselves (unit id -> its worked examples, each with ``test_id``, ``kind``,
+``step_index``, ``status``, ``own`` and ``digest``) are chosen by ``bridge.avs_examples.examples_by_unit``, which
+decodes the recorded words; the caller hands them in."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bridge.avs_examples import coverage, examples_by_unit
 from ..model.catalog import Catalog
 from .lock import ReviewLock
 
 
-def example_pins(catalog: Catalog, avs: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+def example_pins(found: Mapping[str, Sequence]) -> dict[str, dict[str, list[str]]]:
     """The review lock's ``avs_examples`` group: unit id -> the sorted digests of its worked examples."""
-    from .avs_status import avs_statuses
-    found = examples_by_unit(catalog, avs, avs_statuses(catalog, avs))
     return {uid: {"digests": sorted(e.digest for e in examples)} for uid, examples in sorted(found.items()) if examples}
 
 
-def example_section(catalog: Catalog, avs: Mapping[str, Any], statuses: Mapping,
+def example_section(catalog: Catalog, found: Mapping[str, Sequence],
                     lock: ReviewLock | None) -> tuple[dict[str, Any], list[tuple[str, str, str, str]]]:
-    found = examples_by_unit(catalog, avs, statuses)
     pins = lock.items.get("avs_examples") if lock is not None else None
     rows, raw = [], []
     for unit in sorted(catalog.instructions, key=lambda u: u.id):
@@ -53,3 +53,19 @@ def example_section(catalog: Catalog, avs: Mapping[str, Any], statuses: Mapping,
         for key in total:
             total[key] += row[key]
     return {"coverage": cover, "total": total, "instructions": rows}, raw
+
+
+def coverage(catalog: Catalog, examples: Mapping[str, Sequence]) -> dict[str, dict[str, int]]:
+    """Per surface: instructions, with an example from a passing run, with only failing ones, without any."""
+    out: dict[str, dict[str, int]] = {}
+    for unit in catalog.instructions:
+        row = out.setdefault(unit.surface, {"instructions": 0, "passing": 0, "failing": 0, "none": 0})
+        row["instructions"] += 1
+        found = examples.get(unit.id, [])
+        if any(e.status == "pass" for e in found):
+            row["passing"] += 1
+        elif found:
+            row["failing"] += 1
+        else:
+            row["none"] += 1
+    return dict(sorted(out.items()))

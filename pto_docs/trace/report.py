@@ -53,9 +53,12 @@ def report_bytes(report: Mapping[str, Any]) -> bytes:
 def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: ReviewLock | None | str = AUTO,
                  check: bool = False, policy: Policy | None = None, date: str | None = None,
                  diagnostics: Iterable = (), extra_findings: Iterable[tuple[str, str, str, str]] = (),
-                 avs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                 avs: Mapping[str, Any] | None = None,
+                 avs_examples: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The whole report as plain JSON data. ``lock="auto"`` reads ``pto-docs.review-lock.json`` of the root.
-    ``avs``: a ``pto-docs.avs.v1`` document (``pto-docs avs --json``) whose results join the test rows."""
+    ``avs``: a ``pto-docs.avs.v1`` document (``pto-docs avs --json``) whose results join the test rows;
+    ``avs_examples``: its worked examples when it was recorded with ``--examples``
+    (``bridge.avs_examples.report_examples``)."""
     policy = policy or Policy()
     examples = tuple(examples)
     lock_error = None
@@ -71,7 +74,7 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     raw = builder.raw_findings
     raw.extend(extra_findings)
     if avs is not None:
-        raw.extend(_join_avs(report, catalog, avs, lock if isinstance(lock, ReviewLock) else None))
+        raw.extend(_join_avs(report, catalog, avs, lock if isinstance(lock, ReviewLock) else None, avs_examples))
     if lock_error:
         raw.append(("lock-invalid", LOCK_NAME, LOCK_NAME, lock_error))
     elif check and lock is None:
@@ -98,8 +101,8 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     return report
 
 
-def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any],
-              lock: ReviewLock | None = None) -> list[tuple[str, str, str, str]]:
+def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any], lock: ReviewLock | None = None,
+              avs_examples: Mapping[str, Any] | None = None) -> list[tuple[str, str, str, str]]:
     """Each loaded test row gains its AVS status; the report gains the counts; the findings of every point that
     did not pass on the current tree are returned. Results recorded with ``--examples`` add the worked examples
     of every instruction (avs_examples.py), their coverage and their findings."""
@@ -113,7 +116,7 @@ def _join_avs(report: dict[str, Any], catalog: Catalog, avs: Mapping[str, Any],
     raw = avs_findings(catalog, statuses)
     if any("steps" in r for r in avs.get("tests", ())):
         from .avs_example_report import example_section
-        section, found = example_section(catalog, avs, statuses, lock)
+        section, found = example_section(catalog, _recorded_examples(avs_examples), lock)
         report["avs"]["examples"] = section
         raw.extend(found)
     return raw
@@ -124,15 +127,24 @@ def findings_of(report: Mapping[str, Any]) -> list[Finding]:
             for f in report["findings"]]
 
 
-def stamp_document(catalog: Catalog, examples: Iterable = (), avs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def stamp_document(catalog: Catalog, examples: Iterable = (), avs: Mapping[str, Any] | None = None,
+                   avs_examples: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The review lock that records the current state of every link (and, given AVS results recorded with
-    ``--examples``, the digests of every instruction's worked examples)."""
+    ``--examples`` and their worked examples ``avs_examples``, the digests of every instruction's worked
+    examples)."""
     fp = fingerprints(catalog)
     doc = lock_document(catalog, fp, current_links(catalog, fp, tuple(examples)))
     if avs is not None and any("steps" in r for r in avs.get("tests", ())):
         from .avs_example_report import example_pins
-        doc["items"]["avs_examples"] = example_pins(catalog, avs)
+        doc["items"]["avs_examples"] = example_pins(_recorded_examples(avs_examples))
     return doc
+
+
+def _recorded_examples(avs_examples: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    if avs_examples is None:
+        raise ValueError("AVS results recorded with --examples need their worked examples (avs_examples): "
+                         "bridge.avs_examples.report_examples")
+    return avs_examples
 
 
 def _short(sha: str | None) -> str:

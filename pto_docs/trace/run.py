@@ -1,18 +1,13 @@
-"""One traceability run of a loaded tree: (stamp the review lock) -> report -> findings -> verdict. Data only:
-no printing, no exit, no reading of mkdocs.yml (commands/trace_cmd.py does that)."""
+"""The data of one traceability run: the gate's policy from the options, the run's outcome (report, findings,
+exit code) and its summary line. Data in, data out: running the worked examples, stamping the review lock and
+building the report is ``analysis.trace_run.trace``."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .gate import Policy, PolicyError, exit_code, parse_policy_items
-from .lock import LockError, ReviewLock, atomic_write, lock_path, lock_text, read_lock
-from .report import build_report, findings_of, source_date, stamp_document
-
-
-class StampError(Exception):
-    """The review lock could not be stamped; the message is the one diagnostic line."""
+from .gate import Policy, PolicyError, parse_policy_items
 
 
 @dataclass(frozen=True)
@@ -34,56 +29,6 @@ def configured_policy(policy_items: Iterable[str] = (), options: Mapping | None 
         pairs += parse_policy_items(configured, "mkdocs.yml trace_policy")
     pairs += parse_policy_items(list(policy_items), "--policy")
     return Policy(tuple(pairs))
-
-
-def _examples(catalog) -> tuple[tuple, list[tuple[str, str, str, str]]]:
-    from ..bridge.examples import worked_examples
-    try:
-        return tuple(worked_examples(catalog)), []
-    except Exception as exc:  # an executor bug must fail the gate, not crash it
-        return (), [("example-failed", "executor", "", f"worked examples could not run: {type(exc).__name__}: {exc}")]
-
-
-def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
-          options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None):
-    """The report and findings of ``result`` (a LoadResult); ``avs``: a pto-docs.avs.v1 document whose results join
-    the test rows. Raises PolicyError for a bad policy or SOURCE_DATE_EPOCH (before anything is written),
-    StampError when the review lock cannot be stamped."""
-    policy = configured_policy(policy_items, options)
-    try:
-        date = source_date(environ or {})
-    except ValueError as exc:
-        raise PolicyError(str(exc)) from None
-    catalog = result.catalog
-    examples, extra = _examples(catalog)
-    lock: ReviewLock | str = "auto"
-    if stamp:
-        target = lock_path(catalog.root)
-        if target.is_symlink() or (target.exists() and not target.is_file()):
-            raise StampError(f"{target}: error[OUTPUT-REFUSED]: the review lock is a symbolic link or not a regular "
-                             "file; refusing to replace it")
-        document = stamp_document(catalog, examples, avs)
-        if "avs_examples" not in document["items"]:  # stamped without AVS results: the pinned examples stay pinned
-            try:
-                previous = read_lock(catalog.root)
-            except (LockError, OSError):
-                previous = None
-            pinned = previous.items.get("avs_examples") if previous is not None else None
-            if pinned:
-                document["items"]["avs_examples"] = {uid: dict(entry) for uid, entry in pinned.items()
-                                                     if uid in catalog.units}
-        try:
-            atomic_write(target, lock_text(document).encode("utf-8"))
-        except OSError as exc:
-            raise StampError(f"{target}: error[IO-WRITE]: cannot write the review lock: {exc.strerror or exc}") from None
-        try:
-            lock = read_lock(catalog.root)
-        except (LockError, OSError) as exc:
-            raise StampError(f"{target}: error[IO-WRITE]: the review lock just written cannot be read back: {exc}") from None
-    report = build_report(catalog, result.tree, examples, lock=lock, check=check, policy=policy, date=date,
-                          diagnostics=result.diagnostics, extra_findings=extra, avs=avs)
-    findings = findings_of(report)
-    return TraceRun(report, findings, exit_code(findings), stamp)
 
 
 def summary_line(report: Mapping) -> str:

@@ -167,13 +167,14 @@ def test_a_planted_model_pickle_in_the_user_cache_does_not_run(tmp_path):
 
 
 def test_a_planted_examples_model_pickle_does_not_run(tmp_path):
-    """``avs_examples: run`` (the repository's mkdocs.yml) keeps its parsed model in avs-examples/asl."""
+    """``avs_examples: run`` (the repository's mkdocs.yml) keeps its parsed model in avs-examples, next to its
+    results (bridge.avs.run_tree_avs: the one cache rule of an AVS run)."""
     root = tmp_path / "T"
     shutil.copytree(REPO / "catalog", root)
     user = tmp_path / "user"
     assert run_cli("build", str(root), "--site-dir", str(tmp_path / "s1"), "-q", env=_env(user))[0] == 0
     examples = user / "pto-docs" / "avs-examples"
-    files = sorted((examples / "asl").glob("asl-model-*.pickle"))
+    files = sorted(examples.glob("asl-model-*.pickle"))
     assert files
     for done in examples.glob("avs-examples-*.json"):
         done.unlink()  # so the next build runs the points again, reading the model

@@ -105,7 +105,7 @@ def test_Q5_a_syntax_error_after_a_units_declarations_is_a_diagnostic_not_a_trac
     """Q5 (medium: issue 30 finding 4 still open for this shape): a line that is not ASL after a unit's
     declarations passes ``pto-docs validate`` (0 errors, exit 0) and then ``pto-docs avs`` and ``pto-docs build``
     (the catalog's avs_examples run) die with a Python traceback: AslSyntaxError from asl/model.py's parse,
-    caught nowhere on the avs.examples_results / run_avs path."""
+    caught nowhere on the avs.run_tree_avs / run_avs path."""
     unit = tree / "asl" / "arch" / "overview" / "architecture.asl"
     unit.write_text(unit.read_text("utf-8") + "garbage not asl (\n", "utf-8")
     code, out, err = run_cli("avs", str(tree))  # (asserts: no traceback)

@@ -12,8 +12,9 @@ import jsonschema
 
 import pto_docs
 from pto_docs.analysis.load import load_catalog
-from pto_docs.bridge.avs_examples import coverage, examples_by_unit
+from pto_docs.bridge.avs_examples import examples_by_unit
 from pto_docs.cli import main
+from pto_docs.trace.avs_example_report import coverage
 from pto_docs.trace.avs_status import avs_statuses
 
 STATIC = "PTO-AVS-ARCH-*"  # a selection: the catalog's architecture test points
@@ -112,3 +113,25 @@ def test_kind_runs_only_the_points_of_those_kinds(tree, tmp_path):
     assert code == 2 and out == ""
     assert err.strip().count("\n") == 0 and "error[USAGE]: no test point of kind no-such-kind" in err
     assert all(k in err for k in kinds)
+
+
+def test_an_examples_run_of_every_point_is_cached_by_the_one_rule_the_build_uses(tree, tmp_path, monkeypatch):
+    """``pto-docs avs --examples`` and the build's ``avs_examples: run`` are one orchestration (bridge.avs.run_tree_avs):
+    a second run with the same inputs reads the first one's results; a selection (-k, --kind) always runs."""
+    import pto_docs.bridge.avs as avs_module
+    cache = tmp_path / "c"
+    first, again = tmp_path / "first.json", tmp_path / "again.json"
+    code, out, err = run("avs", str(tree), "--examples", "--jobs", "1", "-q", "--cache-dir", str(cache), "--json",
+                         str(first))
+    assert code == 0, out + err
+    calls = []
+    real = avs_module.run_avs_on_catalog
+    monkeypatch.setattr(avs_module, "run_avs_on_catalog", lambda *a, **k: calls.append(1) or real(*a, **k))
+    code, out, err = run("avs", str(tree), "--examples", "-q", "--cache-dir", str(cache), "--json", str(again))
+    assert code == 0 and calls == [], out + err
+    assert json.loads(again.read_text("utf-8")) == json.loads(first.read_text("utf-8"))
+    catalog = load_catalog(tree).catalog
+    assert avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="pto-v0", examples=True) == \
+        json.loads(first.read_text("utf-8")) and calls == []  # what the build reads, with its options
+    code, out, err = run("avs", str(tree), "--examples", "-k", STATIC, "--jobs", "1", "-q", "--cache-dir", str(cache))
+    assert calls == [1], out + err

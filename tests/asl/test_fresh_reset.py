@@ -156,7 +156,7 @@ def test_from_the_states_test_points_leave_the_shortcut_is_the_asl(real_load, re
     for point in inputs.points[::97]:
         result = session.run(point)
         assert result["status"] == "pass", result
-        session._restore()
+        session.restore()
         assert remembered.G == remembered.initial  # the reset after the point is complete
     assert calls_on_written_state >= 10
 

@@ -74,18 +74,18 @@ def test_the_examples_run_is_cached_by_its_inputs_and_a_damaged_entry_is_run_aga
     import pto_docs.bridge.avs as avs_module
     catalog = load_catalog(REPO / "catalog").catalog
     cache = tmp_path / "avs-examples"
-    first = avs_module.examples_results(catalog, None, "ieee", cache)
+    first = avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="ieee", examples=True)
     (entry,) = cache.glob("avs-examples-*.json")
     calls = []
     real = avs_module.run_avs_on_catalog
     monkeypatch.setattr(avs_module, "run_avs_on_catalog", lambda *a, **k: calls.append(1) or real(*a, **k))
-    assert avs_module.examples_results(catalog, None, "ieee", cache) == first and calls == []
-    assert avs_module.examples_results(catalog, None, "pto-v0", cache)["profile"] == "pto-v0" and calls == [1]
+    assert avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="ieee", examples=True) == first and calls == []
+    assert avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="pto-v0", examples=True)["profile"] == "pto-v0" and calls == [1]
     entry.write_text("{not json", "utf-8")
 
     def timeless(doc):  # a new run differs only in the seconds each point took
         return [{k: v for k, v in t.items() if k != "seconds"} for t in doc["tests"]]
-    assert timeless(avs_module.examples_results(catalog, None, "ieee", cache)) == timeless(first) and calls == [1, 1]
+    assert timeless(avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="ieee", examples=True)) == timeless(first) and calls == [1, 1]
     from pto_docs.store import user_sealer
     assert timeless(json.loads(user_sealer().load(entry))) == timeless(first)  # rewritten, sealed
 
@@ -97,14 +97,14 @@ def test_a_cached_examples_run_made_by_other_interpreter_code_is_not_read(tmp_pa
     catalog = load_catalog(REPO / "catalog").catalog
     cache = tmp_path / "avs-examples"
     monkeypatch.setattr(avs_module, "examples_code_digest", lambda: "older interpreter")
-    avs_module.examples_results(catalog, None, "ieee", cache)
+    avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="ieee", examples=True)
     calls = []
     real = avs_module.run_avs_on_catalog
     monkeypatch.setattr(avs_module, "run_avs_on_catalog", lambda *a, **k: calls.append(1) or real(*a, **k))
     monkeypatch.setattr(avs_module, "examples_code_digest", lambda: "this interpreter")
-    avs_module.examples_results(catalog, None, "ieee", cache)
+    avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="ieee", examples=True)
     assert calls == [1] and len(list(cache.glob("avs-examples-*.json"))) == 2
-    avs_module.examples_results(catalog, None, "ieee", cache)
+    avs_module.run_tree_avs(catalog, None, cache_dir=cache, profile="ieee", examples=True)
     assert calls == [1]
 
 

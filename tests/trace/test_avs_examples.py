@@ -12,8 +12,8 @@ import shutil
 import pytest
 
 from pto_docs.analysis.load import load_catalog
-from pto_docs.bridge.avs_examples import Decoder, examples_by_unit
-from pto_docs.isa.encoding import _words
+from pto_docs.bridge.avs_examples import Decoder, examples_by_unit, report_examples
+from pto_docs.isa.encoding import encoding_words
 from pto_docs.schemas.registry import validator
 from pto_docs.trace.avs_status import avs_statuses
 from pto_docs.trace.report import build_report
@@ -27,7 +27,7 @@ TCOLEXPAND_EXEC = "PTO-AVS-TILE-TCOLEXPAND-BROADCAST-001"
 def swi_word(catalog, **fields) -> int:
     unit = catalog.find_instruction("SWI")
     form = unit.catalog_records[0]
-    (_i, _w, _mask, match, _off), = _words(form)
+    (_i, _w, _mask, match, _off), = encoding_words(form)
     word = match
     for field in form["fields"]:
         value = fields.get(field["name"], 0)
@@ -102,7 +102,7 @@ def test_the_report_lists_examples_coverage_and_findings(catalog):
     from pto_docs.analysis.load import load_catalog as load
     result = load(REPO / "catalog")
     doc = avs_doc(catalog, status={SWI_EXEC: "fail", SWI_FAULT: "fail"})
-    report = build_report(catalog, result.tree, (), avs=doc, lock=None)
+    report = build_report(catalog, result.tree, (), avs=doc, avs_examples=report_examples(catalog, doc), lock=None)
     validator("traceability-report").validate(report)
     section = report["avs"]["examples"]
     by_id = {row["mnemonic"]: row for row in section["instructions"]}
@@ -118,7 +118,8 @@ def test_the_report_lists_examples_coverage_and_findings(catalog):
 def test_the_markdown_report_shows_the_coverage_per_surface(catalog):
     from pto_docs.trace.markdown import report_markdown
     result = load_catalog(REPO / "catalog")
-    report = build_report(catalog, result.tree, (), avs=avs_doc(catalog), lock=None)
+    doc = avs_doc(catalog)
+    report = build_report(catalog, result.tree, (), avs=doc, avs_examples=report_examples(catalog, doc), lock=None)
     text = report_markdown(report, "en")
     assert "### Worked examples from the AVS test points" in text
     assert "| scalar | 1 | 1 | 0 | 0 |" in text

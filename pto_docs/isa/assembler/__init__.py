@@ -45,8 +45,8 @@ guessed. Every failure is an :class:`AsmError` whose message is one line naming 
 The package, one concern a module: ``syntax`` (Syntax, Slot, Assembled, AsmError), ``tokens`` (template and
 line text), ``spelling`` (register names, suffixes, the names prose gives codes), ``templates`` (a template ->
 a Syntax), ``operands`` (operands -> field values -> the word), ``render`` (field values -> text), ``assemble``
-(the :class:`Assembler`), ``round_trip`` (the round-trip measure) and ``__main__`` (``python -m
-pto_docs.isa.assembler``).
+(the :class:`Assembler`) and ``round_trip`` (the round-trip measure). Its developer's command line is
+``python -m pto_docs.cli.assemble`` (pto_docs/cli/assemble.py).
 """
 
 from __future__ import annotations

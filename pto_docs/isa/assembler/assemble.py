@@ -9,7 +9,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ...model.catalog import Catalog, Unit
-from ..encoding import _fields
+from ..decode import Decoder
+from ..encoding import form_fields
 from .operands import OperandEncoder
 from .render import Renderer
 from .spelling import DEST_CODE, FP_TYPES, SOURCE_CODE
@@ -36,7 +37,6 @@ class Assembler(TemplateReader, OperandEncoder, Renderer):
     _shape_error = ""
 
     def __init__(self, catalog: Catalog):
-        from ...bridge.avs_examples import Decoder
         self.catalog = catalog
         self.decoder = Decoder(catalog)
         self._unit_templates: dict[str, set[str]] = {}  # unit id -> its normalised assembly templates (_templates)
@@ -267,7 +267,7 @@ class Assembler(TemplateReader, OperandEncoder, Renderer):
     def _placeholders(self, syn: Syntax, suffix: str, rest: str, roles: frozenset[str] = frozenset()) -> bool:
         """Does the text match this syntax's shape with at least one placeholder and every other operand real?"""
         words = {w.lower() for w in re.findall(r"[A-Za-z_][\w#-]*", syn.template)}
-        words |= {f["name"].lower() for f in _fields(syn.form)}
+        words |= {f["name"].lower() for f in form_fields(syn.form)}
         if suffix and syn.suffix_kind == "flags" and suffix not in syn.suffix_options:
             return False
         given = _tokens(_prep_input(rest)) if rest.strip() else []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..encoding import _fields, _words
+from ..encoding import encoding_words, form_fields
 from .spelling import DEST_CODE, GPR_NAMES, PE_MASKS, SOURCE_CODE, TILE_HANDS
 from .syntax import AsmError, Assembled, Slot, Syntax
 from .tokens import ARROW, SHIFT, _number, _ranges, _show, _show_slot, _split_top
@@ -220,7 +220,7 @@ class OperandEncoder:
         return value & ((1 << width) - 1)
 
     def _field(self, fname):
-        for f in _fields(self._current.form):
+        for f in form_fields(self._current.form):
             if f["name"] == fname:
                 return f
         raise AsmError(f"no field {fname}")
@@ -228,12 +228,12 @@ class OperandEncoder:
     def _encode(self, syn: Syntax, values: dict[str, int], name: str) -> Assembled:
         form = syn.form
         mask = match = 0
-        for _i, width, m, x, off in _words(form):
+        for _i, width, m, x, off in encoding_words(form):
             full = (1 << width) - 1
             mask |= ((m or 0) & full) << off
             match |= ((x or 0) & full) << off
         word = match
-        for f in _fields(form):
+        for f in form_fields(form):
             v = values.get(f["name"], 0)
             for lsb, vlsb, pw in f["pieces"]:
                 word |= ((v >> vlsb) & ((1 << pw) - 1)) << lsb

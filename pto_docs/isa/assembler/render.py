@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..encoding import _fields
+from ..encoding import form_fields
 from .spelling import DEST_NAMES, FP_TYPES, GPR_NAMES, PE_MASKS, SOURCE_NAMES, TILE_HANDS
 from .syntax import AsmError, Slot, Syntax
 from .tokens import ARROW
@@ -129,7 +129,7 @@ class Renderer:
             if v not in back:
                 raise AsmError(f"{syn.base}: {s.field} {v} has no name")
             return ("->" if s.text.startswith(ARROW) else "") + back[v]
-        f = next(f for f in _fields(syn.form) if f["name"] == s.field)
+        f = next(f for f in form_fields(syn.form) if f["name"] == s.field)
         width = f["width"] or sum(p[2] for p in f["pieces"])
         if s.signed and v >> (width - 1):
             v -= 1 << width

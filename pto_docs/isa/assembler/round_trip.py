@@ -1,12 +1,12 @@
 """The round trip: sampled words of every form -> text (rendered) -> words (assembled), per form a
-:class:`FormTrip`; the measure ``python -m pto_docs.isa.assembler --round-trip`` prints."""
+:class:`FormTrip`; the measure ``python -m pto_docs.cli.assemble --round-trip`` prints."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..encoding import _fields, _words
+from ..encoding import encoding_words, form_fields
 from .assemble import Assembler
 from .syntax import AsmError, Syntax
 
@@ -29,13 +29,13 @@ class FormTrip:
 
 def _sample_word(rng, form: Mapping, fixed: Mapping[str, int], zero=()) -> tuple[int, dict[str, int]]:
     mask = match = 0
-    for _i, width, m, x, off in _words(form):
+    for _i, width, m, x, off in encoding_words(form):
         full = (1 << width) - 1
         mask |= ((m or 0) & full) << off
         match |= ((x or 0) & full) << off
     constraints = {c.get("field"): c for c in form.get("constraints") or () if isinstance(c, Mapping)}
     word, values = match, {}
-    for f in _fields(form):
+    for f in form_fields(form):
         width = f["width"] or sum(p[2] for p in f["pieces"])
         low = min((p[1] for p in f["pieces"]), default=0)
         c = constraints.get(f["name"])
@@ -110,7 +110,7 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
                 continue
             form = found[1][0]
             syns = [s for s in assembler.syntaxes if s.unit is unit] or assembler.syntax_of(found[0], form)
-            names = {f["name"] for f in _fields(form)}
+            names = {f["name"] for f in form_fields(form)}
             jobs.append(("tile", unit, form, syns, {k: v for k, v in enc.fixed.items() if k in names}))
             continue
         for form in unit.catalog_records:
@@ -126,7 +126,7 @@ def round_trip(assembler: Assembler, samples: int = 16, seed: int = 0) -> list[F
         syn = usable[0]
         singles = {c.get("field") for c in form.get("constraints") or ()
                    if isinstance(c, Mapping) and c.get("operator") == "one-of" and len(c.get("values") or ()) == 1}
-        trip.unbound = tuple(sorted({f["name"] for f in _fields(form)} - syn.bound - singles))
+        trip.unbound = tuple(sorted({f["name"] for f in form_fields(form)} - syn.bound - singles))
         length = int(form["length_bits"])
         words = _words_of(rng, dec, form, fixed, samples, ())
         if not words:

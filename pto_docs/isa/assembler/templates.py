@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 
 from ...model.catalog import Unit
-from ..encoding import _fields
+from ..encoding import form_fields
 from .spelling import (
     CONVERSIONS,
     SOURCE_CODE,
@@ -52,7 +52,7 @@ class TemplateReader:
         if not m or not listed:
             return syns
         base = m.group(1)
-        fields = {f["name"]: f for f in _fields(form)}
+        fields = {f["name"]: f for f in form_fields(form)}
         letters = {o.strip() for o in m.group(2).split(",")}
         atoms = {a for o in letters for a in o}
         if not all(fields.get(a, {}).get("width") == 1 for a in atoms):
@@ -82,7 +82,7 @@ class TemplateReader:
     def _syntax(self, unit: Unit, form: Mapping, template: str, fixed: Mapping[str, int] | None = None,
                 tile: str | None = None, base: str | None = None) -> Syntax:
         head, rest = _head(template)
-        fields = {f["name"]: f for f in _fields(form)}
+        fields = {f["name"]: f for f in form_fields(form)}
         by_lower = {_key(n): n for n in fields}
         syn = Syntax(unit, form, template, head, "", fixed=dict(fixed or {}), tile=tile)
         m = re.match(r"^(.*?)(?:<\.\{([^}]*)\}>|\[\.\{([^}]*)\}\])$", head)
@@ -370,7 +370,7 @@ class TemplateReader:
             return
         form = found[1][0]
         template = str(form.get("asm", ""))
-        fields = {f["name"] for f in _fields(form)}
+        fields = {f["name"] for f in form_fields(form)}
         fixed = {k: v for k, v in enc.fixed.items() if k in fields}
         if not fixed:
             return  # the carrier's own form (CUBE, TLSU) is the operation: its syntax already covers it

@@ -1,13 +1,11 @@
-"""``python -m pto_docs.isa.assembler``: assemble TEXT arguments, print the round-trip coverage, the verdicts of the
-example lines."""
+"""``python -m pto_docs.cli.assemble``: a developer's entry point to the assembler (``pto_docs.isa.assembler``):
+assemble TEXT arguments, print the round-trip coverage, the verdicts of the example lines."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .assemble import Assembler
-from .round_trip import round_trip
-from .syntax import AsmError
+from ..isa.assembler import AsmError, Assembler, round_trip
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -16,15 +14,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     import argparse
     import collections
     import sys
-    parser = argparse.ArgumentParser(prog="python -m pto_docs.isa.assembler", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m pto_docs.cli.assemble", description=main.__doc__)
     parser.add_argument("texts", nargs="*", metavar="TEXT", help="assembly text of one instruction each")
     parser.add_argument("--spec-root", required=True, metavar="TREE")
     parser.add_argument("--round-trip", action="store_true", help="words of every form -> text -> words, per surface")
     parser.add_argument("--samples", type=int, default=16, help="random words per form (default 16)")
     parser.add_argument("--examples", action="store_true", help="verdicts of every contract example and block line")
     args = parser.parse_args(argv)
-    from ...analysis.load import load_catalog
-    from ...model.diagnostics import SpecRootError
+    from ..analysis.load import load_catalog
+    from ..model.diagnostics import SpecRootError
     try:
         catalog = load_catalog(args.spec_root).catalog
     except SpecRootError as exc:
@@ -55,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"{'all round-trip' if t.zero_unbound else 'still failing: ' + t.zero_failure})" if t.unbound else ""
                 print(f"  {t.status:11} {t.form_id or t.unit_id}: {why}{extra}")
     if args.examples:
-        from ...checks.examples import assembly_lines
+        from ..checks.examples import assembly_lines
         every = frozenset(u.id for u in catalog.instructions)
         verdicts: collections.Counter = collections.Counter()
         for unit in catalog.instructions:
