@@ -85,7 +85,8 @@ def _mutated(changes) -> dict:
     return case
 
 
-def _load_and_run(text: str) -> None:
+def _check_loads_or_diagnoses(text: str) -> None:
+    """The case runs, or fails with one of our EXEC- diagnostics; any other exception fails the test."""
     try:
         run_case(load_case(text))
     except CaseError as err:
@@ -95,7 +96,7 @@ def _load_and_run(text: str) -> None:
 @FUZZ
 @given(st.lists(st.tuples(st.sampled_from(PATHS), mutation_value), max_size=4))
 def test_the_case_loader_only_diagnoses_mutated_cases(changes):
-    _load_and_run(json.dumps(_mutated(changes)))
+    _check_loads_or_diagnoses(json.dumps(_mutated(changes)))
 
 
 YAML_BITS = ["a: &x 1\nb: *x\n", "- &a [1]\n- *a\n", "tiles: !!python/object:os.system {}\n", "[" * 300 + "]" * 300,
@@ -106,13 +107,13 @@ YAML_BITS = ["a: &x 1\nb: *x\n", "- &a [1]\n- *a\n", "tiles: !!python/object:os.
 @FUZZ
 @given(st.lists(st.one_of(st.sampled_from(YAML_BITS), st.text(max_size=40)), max_size=5))
 def test_the_case_loader_only_diagnoses_any_text(parts):
-    _load_and_run("".join(parts))
+    _check_loads_or_diagnoses("".join(parts))
 
 
 @FUZZ
 @given(st.one_of(broken, record))
 def test_the_case_loader_only_diagnoses_broken_json(text):
-    _load_and_run(text)
+    _check_loads_or_diagnoses(text)
 
 
 def test_exec_of_a_hostile_file_exits_2_with_one_line(tmp_path, capsys):

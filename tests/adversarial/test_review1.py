@@ -34,7 +34,9 @@ def test_R1_a_planted_staging_link_does_not_choose_where_the_site_is_written(tre
     (tree / staging).symlink_to("../outside")
     (tree / f"{staging}-zh-CN").symlink_to("../outside")
     before = snapshot(outside)
-    run_main("build", str(tree), "--site-dir", str(tree / "site"), "-q", "--no-cache")
+    code, _out, err = run_main("build", str(tree), "--site-dir", str(tree / "site"), "-q", "--no-cache")
+    assert code == 0, err  # built (a build that stopped early would leave outside/ alone too)
+    assert (tree / "site" / "index.html").is_file()
     assert snapshot(outside) == before
     assert not (tree / "site").is_symlink()
 
@@ -90,11 +92,12 @@ def test_R3_a_fifo_in_the_tree_does_not_hang_the_build(tree, tmp_path):
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
 
 
-def _no_traceback(*argv: str) -> None:
+def _run_without_traceback(*argv: str) -> tuple[int, str]:
+    """``pto-docs ARGV`` in a fresh process: asserts no traceback; (exit code, standard error)."""
     done = subprocess.run([sys.executable, "-m", "pto_docs.cli", *argv], capture_output=True, text=True,
                           timeout=900, cwd=REPO, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert "Traceback" not in done.stderr, done.stderr[-1500:]
-    assert done.returncode in (0, 1, 2)
+    return done.returncode, done.stderr
 
 
 def test_R4_a_non_utf8_file_name_anywhere_is_no_traceback_in_build(tree, tmp_path):
@@ -102,7 +105,9 @@ def test_R4_a_non_utf8_file_name_anywhere_is_no_traceback_in_build(tree, tmp_pat
     UnicodeEncodeError traceback in `pto-docs build` (render/build_state.py fingerprint)."""
     with open(os.fsencode(tree) + b"/notes-\xff.txt", "wb") as fh:
         fh.write(b"x")
-    _no_traceback("build", str(tree), "--site-dir", str(tmp_path / "site"), "-q", "--no-cache")
+    code, err = _run_without_traceback("build", str(tree), "--site-dir", str(tmp_path / "site"), "-q", "--no-cache")
+    assert code == 0, err  # a file no page is made of does not stop the build
+    assert (tmp_path / "site" / "index.html").is_file() and (tmp_path / "site" / "zh-CN" / "index.html").is_file()
 
 
 def test_R4_a_non_utf8_example_or_test_file_name_is_a_diagnostic(tree, tmp_path):
@@ -114,8 +119,12 @@ def test_R4_a_non_utf8_example_or_test_file_name_is_a_diagnostic(tree, tmp_path)
         body = fh.read().replace(b"PTO-AVS-TILE-TMUL-STATIC-001", b"PTO-AVS-TILE-TMUL-STATIC-009")
     with open(tests + b"/q\xff.asl", "wb") as fh:
         fh.write(body)
-    _no_traceback("trace", str(tree), "--json", str(tmp_path / "t.json"))
-    _no_traceback("avs", str(tree), "-q", "-k", "TMUL", "--json", str(tmp_path / "a.json"))
+    for argv in (("trace", str(tree), "--json", str(tmp_path / "t.json")),
+                 ("avs", str(tree), "-q", "-k", "TMUL", "--json", str(tmp_path / "a.json"))):
+        code, err = _run_without_traceback(*argv)
+        assert code == 1, err  # each file named, as printable text, with the diagnostic that says why
+        for path in ("examples/TMUL/q%FF.json", "tests/asl/tile/elementwise-tile-tile/arithmetic/TMUL/q%FF.asl"):
+            assert any(line.startswith(path + ": error[") and "PATH-ENCODING" in line for line in err.splitlines()), err
 
 
 def test_R5_git_status_never_runs_a_filter_of_a_submodule_the_tree_ships(tree, tmp_path):
@@ -142,5 +151,6 @@ def test_R5_git_status_never_runs_a_filter_of_a_submodule_the_tree_ships(tree, t
     (tree / ".git").rename(tree / "g")
     (tree / ".git").write_text("gitdir: g\n", "utf-8")
     os.utime(sub / "a.txt", (978307200, 978307200))  # stat differs from the index: git reads it through the filter
-    run_main("validate", str(tree))
+    code, _out, err = run_main("validate", str(tree))
+    assert code == 0, err  # validated (a validate that stopped before the git identity would run no filter either)
     assert not marker.exists(), "git status ran a clean filter of the tree's submodule"

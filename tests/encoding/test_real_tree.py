@@ -74,6 +74,13 @@ def test_tile_pages_show_their_own_selector(encodings):
 
 
 def test_every_word_renders_as_well_formed_svg(encodings):
-    for enc in encodings.values():
-        for word in enc.words:
-            ET.fromstring(register_svg(word, label=word.title))
+    """Well-formed, labelled with the word's title, and one titled group per item of the word."""
+    svg = "{http://www.w3.org/2000/svg}"
+    words = [(enc.unit_id, word) for enc in encodings.values() for word in enc.words]
+    assert len(words) > 100
+    for unit_id, word in words:
+        root = ET.fromstring(register_svg(word, label=word.title))
+        assert root.tag == svg + "svg" and root.get("aria-label") == word.title, unit_id
+        titles = ["".join(t.itertext()) for t in root.iter(svg + "title")]
+        for item in word.items:
+            assert any(t.startswith(f"{item.name} {item.bit_range}") for t in titles), (unit_id, item.name)

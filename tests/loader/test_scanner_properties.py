@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pto_docs.sources.asl_scan import RECORD_PREFIXES, scan_asl
+from pto_docs.sources.asl_scan import RECORD_PREFIXES, AslScan, scan_asl
 
 MARKERS = [*RECORD_PREFIXES.values(), "// NDF-BEGIN: ", "// NDF-END: ", "// ndf: ", "// DOC-BEGIN: ", "// DOC-END: ", "//", "{", "}"]
 line = st.one_of(st.text(max_size=80), st.builds(lambda m, t: m + t, st.sampled_from(MARKERS), st.text(max_size=60)))
@@ -20,9 +20,19 @@ def test_scan_never_raises(lines):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(max_size=2000))
+@given(st.one_of(st.text(max_size=2000), st.lists(line, max_size=30).map("\n".join)))
 def test_scan_arbitrary_text(text):
-    scan_asl("y.asl", text, tuple(RECORD_PREFIXES))
+    """Whatever the text: every diagnostic names a line of it, every record is the text after its prefix at the
+    line and column it names, and a text with no line starting with // yields nothing at all."""
+    lines = text.split("\n")
+    scan = scan_asl("y.asl", text, tuple(RECORD_PREFIXES))
+    for diag in scan.diagnostics:
+        assert diag.path == "y.asl" and 1 <= diag.line <= len(lines), diag
+    for record in scan.records:
+        assert lines[record.line - 1][record.col - 1:] == record.text
+        assert lines[record.line - 1][:record.col - 1] == RECORD_PREFIXES[record.kind]
+    if not any(text_line.startswith("//") for text_line in lines):
+        assert scan == AslScan()
 
 
 @given(st.lists(st.text(alphabet="abc \n", max_size=20), min_size=1, max_size=6))

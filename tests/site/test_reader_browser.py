@@ -113,7 +113,8 @@ def test_real_tree_search_puts_the_exact_id_first(page, real_url, lang, query):
 def test_catalog_enter_opens_the_exact_match(page, catalog_url):
     search(page, catalog_url, "TSQRT")
     page.keyboard.press("Enter")
-    page.wait_for_url("**/TSQRT/**", timeout=15000)
+    page.wait_for_url("**/TSQRT/**", timeout=15000)  # (raises after 15 s elsewhere)
+    assert page.url == catalog_url + SEED_PAGES["TSQRT"]  # the instruction's own page, not one that mentions it
 
 
 @pytest.mark.parametrize("url_fixture", ["catalog_url", "real_url"])
