@@ -6,7 +6,8 @@ from pto_docs.model.catalog.frozen import sha256_text
 from pto_docs.model.catalog.translate_keys import resolve_pointer, translatable_pointers
 
 from pto_docs.bridge.examples import worked_examples
-from pto_docs.checks.examples import consistency_diagnostics, prose_data_types
+from pto_docs.checks.consistency import consistency_diagnostics
+from pto_docs.checks.examples import prose_data_types
 from pto_docs.executor import accepted_data_types, check_bundle
 
 SEED_UNITS = {"PTO-TILE-TMUL", "PTO-TILE-TSQRT", "PTO-TILE-TCOLEXPAND", "PTO-TILE-TADD", "PTO-BLOCK-BSTART-TEPL"}

@@ -112,7 +112,7 @@ checks the tree (load_helper.py)."""
         from .sitedata import group_examples
         made_here = load_helper.catalog_parts(result.catalog, result.tree, group_examples(examples))
     try:
-        from ..checks.examples import consistency_diagnostics
+        from ..checks.consistency import consistency_diagnostics
         diags += consistency_diagnostics(result.catalog, memo,  # (waits for the worker's first task)
                                          semantics=(lambda: helper.semantics(meanwhile=True)) if helper else None)
         errors = [d for d in diags if d.is_error]

@@ -84,7 +84,8 @@ class SiteData:
     avs_examples: Mapping[str, Any] = field(default_factory=dict)  # unit id -> avs_examples.AvsExample list
     flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
     semantics: tuple = ()  # semantics_check.SemanticsFinding (SEMANTICS-PROSE), shown on the instruction's page
-    assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM findings.Finding tuple
+    assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM checks.findings.Finding tuple
+    _report_findings: tuple | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,
@@ -117,6 +118,27 @@ class SiteData:
         data = cls(catalog, tree)
         data.trace_units = _trace_units(catalog)
         return data
+
+    def findings_of(self, unit: Unit) -> tuple:
+        """The model-check findings of one instruction page (checks/findings.py findings_of)."""
+        from ..checks.findings import findings_of
+        return findings_of(unit, self.catalog, self.assembly)
+
+    def report_findings(self) -> tuple:
+        """Every instruction's model-check findings, as the traceability report page lists them (made once)."""
+        if self._report_findings is None:
+            from ..checks.findings import catalog_findings
+            self._report_findings = catalog_findings(self.catalog, self.assembly)
+        return self._report_findings
+
+    def flags_via(self, unit: Unit) -> tuple:
+        """The FLAGS-PROSE findings of the functions an instruction's execution calls (none for other units)."""
+        if not unit.is_instruction:
+            return ()
+        from ..checks.flags import executes_through
+        from ..model.catalog import asl_name
+        stem = asl_name(unit.mnemonic or "")
+        return tuple(f for f in self.flags if executes_through(unit.file.text, stem, f.function))
 
     def trace_row(self, unit: Unit) -> dict[str, Any]:
         """The traceability unit row: the tree's own when it has one, else derived from the catalog."""

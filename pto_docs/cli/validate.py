@@ -54,7 +54,7 @@ def run_validate(args, out: TextIO, err: TextIO) -> int:
     if result is None:
         return 2
     diags = list(result.diagnostics)
-    from ..checks.examples import consistency_diagnostics
+    from ..checks.consistency import consistency_diagnostics
     diags += consistency_diagnostics(result.catalog)
     if args.strict:
         diags = [d if d.is_error else type(d)(d.path, d.line, d.col, "error", d.code, d.message, d.pointer) for d in diags]
