@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,15 +86,23 @@ class SiteData:
     flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
     semantics: tuple = ()  # semantics_check.SemanticsFinding (SEMANTICS-PROSE), shown on the instruction's page
     assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM checks.findings.Finding tuple
+    avs_key: str = ""  # canonical sha256 of the AVS results (the pages' keys: render/pages.py)
+    # the traceability report (trace.build_report; None: made when first needed) and its page per language
+    trace_report: dict | None = None
+    _trace_pages: dict = field(default_factory=dict, repr=False)
     _report_findings: tuple | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,
-              memo=None, semantics: tuple | None = None) -> SiteData:
+              memo=None, semantics: tuple | None = None, trace_report: dict | None = None) -> SiteData:
         """``memo`` (load_memo.LoadMemo) remembers the model checks across loads (model_checks.py);
-        ``semantics``: the SEMANTICS-PROSE findings when already made (render/load_helper.py)."""
+        ``semantics``: the SEMANTICS-PROSE findings when already made (site/load_helper.py); ``trace_report``:
+        the traceability report when already made (analysis/state.py)."""
         data = cls(catalog, tree)
+        data.trace_report = trace_report
         if avs is not None:
+            from ..model.frozen import canonical_sha256
+            data.avs_key = canonical_sha256(avs)
             from ..trace.avs_status import avs_statuses
             data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
             from ..bridge.avs_examples import examples_by_unit
@@ -118,6 +127,24 @@ class SiteData:
         data = cls(catalog, tree)
         data.trace_units = _trace_units(catalog)
         return data
+
+    def trace_page(self, locale: str) -> str | None:
+        """The traceability report page's Markdown in ``locale`` (the trace package owns its content), or None when
+        the report code fails: the page is then left out (logged) rather than failing the site build. Made once
+        per language; the navigation and the home page ask it whether there is a report page."""
+        pages = self._trace_pages
+        if locale in pages:
+            return pages[locale]
+        from ..trace import build_report, report_markdown
+        try:
+            if self.trace_report is None:
+                examples = tuple(ex for group in self.examples.values() for ex in group)
+                self.trace_report = build_report(self.catalog, self.tree, examples)
+            pages[locale] = report_markdown(self.trace_report, locale)
+        except Exception as exc:  # the report is another package's; keep the site building without it
+            logging.getLogger("mkdocs.plugins.pto-docs").info(f"pto-docs: traceability report page left out: {exc!r}")
+            pages[locale] = None
+        return pages[locale]
 
     def findings_of(self, unit: Unit) -> tuple:
         """The model-check findings of one instruction page (checks/findings.py findings_of)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -104,21 +103,5 @@ def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts
 
 
 def trace_markdown(r: SiteRenderer, locale: str) -> str | None:
-    """The traceability report page (the trace package owns its content).
-
-    Computed once per renderer and language; a failure of the report code leaves the page out (logged)
-    rather than failing the site build.
-    """
-    pages = r.trace_pages
-    if locale in pages:
-        return pages[locale]
-    from ..trace import build_report, report_markdown
-    try:
-        if r.trace_report is None:
-            examples = tuple(ex for group in r.data.examples.values() for ex in group)
-            r.trace_report = build_report(r.catalog, r.data.tree, examples)
-        pages[locale] = report_markdown(r.trace_report, locale)
-    except Exception as exc:  # the report is another package's; keep the site building without it
-        logging.getLogger("mkdocs.plugins.pto-docs").info(f"pto-docs: traceability report page left out: {exc!r}")
-        pages[locale] = None
-    return pages[locale]
+    """The traceability report page's Markdown, or None when the page is left out (analysis/sitedata.py)."""
+    return r.data.trace_page(locale)

@@ -59,11 +59,12 @@ def test_datatype_sentences_in_both_upstream_phrasings():
 def real_renderer():
     if not REAL:
         pytest.skip("PTO_SPEC_CHECKOUT names no pto-spec checkout")
-    from pto_docs.analysis.build_state import _examples
     from pto_docs.analysis.load import load_catalog
+    from pto_docs.analysis.sitedata import SiteData
+    from pto_docs.analysis.state import worked_examples
     from pto_docs.render.pages import SiteRenderer
     loaded = load_catalog(Path(REAL))
-    return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
+    return SiteRenderer(SiteData.build(loaded.catalog, loaded.tree, worked_examples(loaded.catalog)))
 
 
 def test_real_tree_findings_reach_the_pages(real_renderer):
