@@ -113,7 +113,9 @@ def analyse(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree |
         from ..checks import model_checks
         examples = worked_examples(catalog, memo)
         model_checks.assembly(catalog, memo)
-        report = trace_report(catalog, result.tree, examples)
+        # (in the order the pages group them, as SiteData.trace_page makes it when it is not made here)
+        report = trace_report(catalog, result.tree, tuple(ex for group in group_examples(examples).values()
+                                                           for ex in group))
     from ..checks.consistency import consistency_diagnostics
     diags += consistency_diagnostics(catalog, memo, semantics=semantics)  # (waits for ``semantics``)
     errors = [d for d in diags if d.is_error]
