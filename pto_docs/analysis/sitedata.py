@@ -90,7 +90,9 @@ class SiteData:
     # the traceability report (trace.build_report; None: made when first needed) and its page per language
     trace_report: dict | None = None
     _trace_pages: dict = field(default_factory=dict, repr=False)
-    _report_findings: tuple | None = field(default=None, repr=False)
+    findings: Mapping[str, tuple] = field(default_factory=dict)  # instruction id -> its checks.findings.Finding tuple
+    report_findings: tuple = ()  # every instruction's findings, in the report page's order (mnemonic, id)
+    flags_through: Mapping[str, tuple] = field(default_factory=dict)  # instruction id -> FLAGS-PROSE its execution calls
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,
@@ -112,6 +114,7 @@ class SiteData:
         # the verdicts validation already ran (cached by model), or the findings made beside it
         data.semantics = semantics if semantics is not None else model_checks.semantics(catalog)
         data.assembly = model_checks.assembly(catalog, memo)
+        data.findings, data.report_findings, data.flags_through = _instruction_findings(catalog, data, memo)
         data.trace_units = _trace_units(catalog)
         recorded = _recorded_hashes(catalog)
         data.artifacts = tuple(
@@ -147,25 +150,12 @@ class SiteData:
         return pages[locale]
 
     def findings_of(self, unit: Unit) -> tuple:
-        """The model-check findings of one instruction page (checks/findings.py findings_of)."""
-        from ..checks.findings import findings_of
-        return findings_of(unit, self.catalog, self.assembly)
-
-    def report_findings(self) -> tuple:
-        """Every instruction's model-check findings, as the traceability report page lists them (made once)."""
-        if self._report_findings is None:
-            from ..checks.findings import catalog_findings
-            self._report_findings = catalog_findings(self.catalog, self.assembly)
-        return self._report_findings
+        """The model-check findings an instruction page shows (checks/findings.py findings_of)."""
+        return self.findings.get(unit.id, ())
 
     def flags_via(self, unit: Unit) -> tuple:
         """The FLAGS-PROSE findings of the functions an instruction's execution calls (none for other units)."""
-        if not unit.is_instruction:
-            return ()
-        from ..checks.flags import executes_through
-        from ..model.catalog import asl_name
-        stem = asl_name(unit.mnemonic or "")
-        return tuple(f for f in self.flags if executes_through(unit.file.text, stem, f.function))
+        return self.flags_through.get(unit.id, ())
 
     def trace_row(self, unit: Unit) -> dict[str, Any]:
         """The traceability unit row: the tree's own when it has one, else derived from the catalog."""
@@ -203,6 +193,25 @@ class SiteData:
             ids.update(cat.adrs_by_ndf.get(clause.id, ()))
         ids.update(a for a in self.trace_units.get(unit.id, {}).get("readiness_subjects", ()) if a in cat.adrs)
         return tuple(sorted(ids))
+
+
+def _instruction_findings(catalog: Catalog, data: SiteData, memo) -> tuple[dict, tuple, dict]:
+    """(instruction id -> its model-check findings, all of them in the report page's order, instruction id -> the
+    FLAGS-PROSE findings of the functions its execution calls), for every instruction that has any."""
+    from ..checks.findings import findings_of
+    findings = {u.id: found for u in catalog.instructions if (found := findings_of(u, catalog, data.assembly, memo))}
+    listed = tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id))
+                   for f in findings.get(u.id, ()))
+    through: dict = {}
+    if data.flags:
+        from ..checks.flags import executes_through
+        from ..model.catalog import asl_name
+        for u in catalog.instructions:
+            stem = asl_name(u.mnemonic or "")
+            found = tuple(f for f in data.flags if executes_through(u.file.text, stem, f.function))
+            if found:
+                through[u.id] = found
+    return findings, listed, through
 
 
 def _recorded_hashes(catalog: Catalog) -> dict[str, str]:

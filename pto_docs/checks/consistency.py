@@ -6,22 +6,21 @@ from __future__ import annotations
 
 from ..model.catalog import Catalog
 from ..model.diagnostics import Diagnostic
-from .examples import assembly_diagnostics, check_authored_example, check_unit, records_key
+from .examples import assembly_diagnostics, check_authored_example, records_key, unit_check
 
 
 def consistency_diagnostics(catalog: Catalog, memo=None, semantics=None) -> list[Diagnostic]:
     """``memo`` (a load_memo.LoadMemo) answers the checks of unchanged unit and example files: each check reads
     one file's records and the executor only. ``semantics``, when given, is called last for the tree's
     SEMANTICS-PROSE findings (made elsewhere meanwhile: site/load_helper.py) instead of running the model here."""
-    from ..executor import accepted_data_types, check_bundle, supported_instructions
+    from ..executor import supported_instructions
     from ..store.load_memo import NoMemo
     memo = memo if memo is not None else NoMemo()
     supported = supported_instructions()
     diags: list[Diagnostic] = []
     for unit in catalog.instructions:
         if unit.surface == "tile" and unit.mnemonic in supported:
-            diags.extend(memo.get(("consistency", unit.path, unit.file.sha256),
-                                  lambda unit=unit: tuple(check_unit(unit, accepted_data_types(unit.mnemonic), check_bundle))))
+            diags.extend(unit_check(unit, memo))
     for example in catalog.examples:
         diags.extend(memo.get(("example-case", example.path, example.file.sha256),
                               lambda example=example: tuple(check_authored_example(example, supported))))

@@ -29,6 +29,14 @@ def prose_data_types(sentence: str) -> set[str] | None:
     return {t for t in TYPE_TOKEN.findall(match.group(1)) if t != "or"}
 
 
+def unit_check(unit: Unit, memo=None) -> tuple[Diagnostic, ...]:
+    """:func:`check_unit` of a tile instruction the executor models, remembered by ``memo`` (a load_memo.LoadMemo)
+    while the unit's file is unchanged (it reads that file's records and the executor only)."""
+    from ..executor import accepted_data_types, check_bundle
+    compute = lambda: tuple(check_unit(unit, accepted_data_types(unit.mnemonic), check_bundle))  # noqa: E731
+    return memo.get(("consistency", unit.path, unit.file.sha256), compute) if memo is not None else compute()
+
+
 def records_key(catalog: Catalog) -> str:
     """sha256 over every unit's id, place and record line (the ``// PTO-...:`` JSON its record was read from)."""
     import hashlib

@@ -42,14 +42,16 @@ def _spec_text(unit: Unit, pointer: str) -> Prose:
     return Prose(unit.id, "", "")
 
 
-def findings_of(unit: Unit, catalog: Catalog | None = None, assembly: dict | None = None) -> tuple[Finding, ...]:
+def findings_of(unit: Unit, catalog: Catalog | None = None, assembly: dict | None = None,
+                memo=None) -> tuple[Finding, ...]:
     """The findings of one instruction: the reference executor's (tile instructions it models) and, given the
     catalog, the assembler's (EXAMPLE-ASM, every instruction; ``assembly``: model_checks.assembly, when the
-    caller has them already)."""
+    caller has them already). ``memo``: the load's memo, which holds the executor's verdicts of the unit's
+    examples once the consistency checks have run (examples.unit_check)."""
     if assembly is None and catalog is not None and unit.is_instruction:
         assembly = assembly_findings_by_unit(catalog, (unit,))
     out = list(assembly.get(unit.id, ())) if assembly is not None and unit.is_instruction else []
-    return tuple(out) + _model_findings(unit)
+    return tuple(out) + _model_findings(unit, memo)
 
 
 def assembly_findings_by_unit(catalog: Catalog, units=None) -> dict[str, tuple[Finding, ...]]:
@@ -72,14 +74,14 @@ def _assembly_findings(unit: Unit, catalog: Catalog, assembler, instruction_ids:
     return tuple(out)
 
 
-def _model_findings(unit: Unit) -> tuple[Finding, ...]:
-    from ..executor import accepted_data_types, check_bundle, supported_instructions
+def _model_findings(unit: Unit, memo=None) -> tuple[Finding, ...]:
+    from ..executor import accepted_data_types, supported_instructions
     if not unit.is_instruction or unit.surface != "tile" or unit.mnemonic not in supported_instructions():
         return ()
-    from .examples import check_unit, prose_data_types
+    from .examples import prose_data_types, unit_check
     accepted = tuple(accepted_data_types(unit.mnemonic))
     out = []
-    for d in check_unit(unit, accepted, check_bundle):
+    for d in unit_check(unit, memo):
         text = _spec_text(unit, d.pointer)
         if d.code == "DATATYPE-PROSE":
             listed = prose_data_types(text.english) or set()
