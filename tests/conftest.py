@@ -48,9 +48,8 @@ def asl_model_cache(_own_user_cache) -> Path:
     user cache, sealed with the run's own key (a store.SealedFolder: ``str()`` is its path). A model is parsed once
     per run, and every later test that links the same texts reads it (a cache file is written whole and renamed
     into place, so the workers share it safely)."""
-    from pto_docs.cli.avs import default_cache_dir
-    from pto_docs.store import sealed_folder
-    return sealed_folder(default_cache_dir())
+    from pto_docs.store import asl_cache_dir, sealed_folder
+    return sealed_folder(asl_cache_dir())
 
 
 @pytest.fixture

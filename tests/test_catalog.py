@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pto_docs.bridge.examples import worked_examples
-from pto_docs.checks.examples import consistency_diagnostics, prose_data_types
+from pto_docs.checks.consistency import consistency_diagnostics
+from pto_docs.checks.examples import prose_data_types
 from pto_docs.executor import accepted_data_types, check_bundle
 from pto_docs.model.frozen import sha256_text
 from pto_docs.model.translate_keys import resolve_pointer, translatable_pointers

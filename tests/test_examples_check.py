@@ -74,7 +74,7 @@ def test_example_asm_findings_follow_record_edits_through_the_load_memo(tmp_path
     import shutil
 
     from pto_docs.analysis.load import load_catalog
-    from pto_docs.checks.examples import consistency_diagnostics
+    from pto_docs.checks.consistency import consistency_diagnostics
     from pto_docs.store.load_memo import LoadMemo
     root = tmp_path / "tree"
     shutil.copytree(Path(__file__).resolve().parents[1] / "catalog", root)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,15 +85,26 @@ class SiteData:
     avs_examples: Mapping[str, Any] = field(default_factory=dict)  # unit id -> avs_examples.AvsExample list
     flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
     semantics: tuple = ()  # semantics_check.SemanticsFinding (SEMANTICS-PROSE), shown on the instruction's page
-    assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM findings.Finding tuple
+    assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM checks.findings.Finding tuple
+    avs_key: str = ""  # canonical sha256 of the AVS results (the pages' keys: render/pages.py)
+    # the traceability report (trace.build_report; None: made when first needed) and its page per language
+    trace_report: dict | None = None
+    _trace_pages: dict = field(default_factory=dict, repr=False)
+    findings: Mapping[str, tuple] = field(default_factory=dict)  # instruction id -> its checks.findings.Finding tuple
+    report_findings: tuple = ()  # every instruction's findings, in the report page's order (mnemonic, id)
+    flags_through: Mapping[str, tuple] = field(default_factory=dict)  # instruction id -> FLAGS-PROSE its execution calls
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,
-              memo=None, semantics: tuple | None = None) -> SiteData:
+              memo=None, semantics: tuple | None = None, trace_report: dict | None = None) -> SiteData:
         """``memo`` (load_memo.LoadMemo) remembers the model checks across loads (model_checks.py);
-        ``semantics``: the SEMANTICS-PROSE findings when already made (render/load_helper.py)."""
+        ``semantics``: the SEMANTICS-PROSE findings when already made (site/load_helper.py); ``trace_report``:
+        the traceability report when already made (analysis/state.py)."""
         data = cls(catalog, tree)
+        data.trace_report = trace_report
         if avs is not None:
+            from ..model.frozen import canonical_sha256
+            data.avs_key = canonical_sha256(avs)
             from ..trace.avs_status import avs_statuses
             data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
             from ..bridge.avs_examples import examples_by_unit
@@ -102,6 +114,7 @@ class SiteData:
         # the verdicts validation already ran (cached by model), or the findings made beside it
         data.semantics = semantics if semantics is not None else model_checks.semantics(catalog)
         data.assembly = model_checks.assembly(catalog, memo)
+        data.findings, data.report_findings, data.flags_through = _instruction_findings(catalog, data, memo)
         data.trace_units = _trace_units(catalog)
         recorded = _recorded_hashes(catalog)
         data.artifacts = tuple(
@@ -117,6 +130,32 @@ class SiteData:
         data = cls(catalog, tree)
         data.trace_units = _trace_units(catalog)
         return data
+
+    def trace_page(self, locale: str) -> str | None:
+        """The traceability report page's Markdown in ``locale`` (the trace package owns its content), or None when
+        the report code fails: the page is then left out (logged) rather than failing the site build. Made once
+        per language; the navigation and the home page ask it whether there is a report page."""
+        pages = self._trace_pages
+        if locale in pages:
+            return pages[locale]
+        from ..trace import build_report, report_markdown
+        try:
+            if self.trace_report is None:
+                examples = tuple(ex for group in self.examples.values() for ex in group)
+                self.trace_report = build_report(self.catalog, self.tree, examples)
+            pages[locale] = report_markdown(self.trace_report, locale)
+        except Exception as exc:  # the report is another package's; keep the site building without it
+            logging.getLogger("mkdocs.plugins.pto-docs").info(f"pto-docs: traceability report page left out: {exc!r}")
+            pages[locale] = None
+        return pages[locale]
+
+    def findings_of(self, unit: Unit) -> tuple:
+        """The model-check findings an instruction page shows (checks/findings.py findings_of)."""
+        return self.findings.get(unit.id, ())
+
+    def flags_via(self, unit: Unit) -> tuple:
+        """The FLAGS-PROSE findings of the functions an instruction's execution calls (none for other units)."""
+        return self.flags_through.get(unit.id, ())
 
     def trace_row(self, unit: Unit) -> dict[str, Any]:
         """The traceability unit row: the tree's own when it has one, else derived from the catalog."""
@@ -154,6 +193,25 @@ class SiteData:
             ids.update(cat.adrs_by_ndf.get(clause.id, ()))
         ids.update(a for a in self.trace_units.get(unit.id, {}).get("readiness_subjects", ()) if a in cat.adrs)
         return tuple(sorted(ids))
+
+
+def _instruction_findings(catalog: Catalog, data: SiteData, memo) -> tuple[dict, tuple, dict]:
+    """(instruction id -> its model-check findings, all of them in the report page's order, instruction id -> the
+    FLAGS-PROSE findings of the functions its execution calls), for every instruction that has any."""
+    from ..checks.findings import findings_of
+    findings = {u.id: found for u in catalog.instructions if (found := findings_of(u, catalog, data.assembly, memo))}
+    listed = tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id))
+                   for f in findings.get(u.id, ()))
+    through: dict = {}
+    if data.flags:
+        from ..checks.flags import executes_through
+        from ..model.catalog import asl_name
+        for u in catalog.instructions:
+            stem = asl_name(u.mnemonic or "")
+            found = tuple(f for f in data.flags if executes_through(u.file.text, stem, f.function))
+            if found:
+                through[u.id] = found
+    return findings, listed, through
 
 
 def _recorded_hashes(catalog: Catalog) -> dict[str, str]:

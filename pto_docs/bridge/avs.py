@@ -90,12 +90,6 @@ def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> d
     return doc
 
 
-def default_cache_dir() -> Path:
-    """This user's AVS cache (``pto-docs avs`` without ``--cache-dir``): ``$XDG_CACHE_HOME/pto-docs/asl``."""
-    from ..store.paths import user_cache_root
-    return user_cache_root() / "asl"
-
-
 def run_tree_avs(catalog: Catalog, generated: str | None, *, cache_dir=None, pattern: str | None = None,
                  kinds: Iterable[str] | None = None, profile: str = "pto-v0", examples: bool = False,
                  jobs: int | None = None, progress=None) -> dict:

@@ -29,32 +29,12 @@ def prose_data_types(sentence: str) -> set[str] | None:
     return {t for t in TYPE_TOKEN.findall(match.group(1)) if t != "or"}
 
 
-def consistency_diagnostics(catalog: Catalog, memo=None, semantics=None) -> list[Diagnostic]:
-    """``memo`` (a load_memo.LoadMemo) answers the checks of unchanged unit and example files: each check reads
-    one file's records and the executor only. ``semantics``, when given, is called last for the tree's
-    SEMANTICS-PROSE findings (made elsewhere meanwhile: render/load_helper.py) instead of running the model here."""
-    from ..executor import accepted_data_types, check_bundle, supported_instructions
-    from ..store.load_memo import NoMemo
-    memo = memo if memo is not None else NoMemo()
-    supported = supported_instructions()
-    diags: list[Diagnostic] = []
-    for unit in catalog.instructions:
-        if unit.surface == "tile" and unit.mnemonic in supported:
-            diags.extend(memo.get(("consistency", unit.path, unit.file.sha256),
-                                  lambda unit=unit: tuple(_check_unit(unit, accepted_data_types(unit.mnemonic), check_bundle))))
-    for example in catalog.examples:
-        diags.extend(memo.get(("example-case", example.path, example.file.sha256),
-                              lambda example=example: tuple(_check_authored_example(example, supported))))
-    if isinstance(memo, NoMemo):
-        diags.extend(assembly_diagnostics(catalog))
-    else:  # keyed by every unit's record line: all the assembler and the lines it checks read (a save elsewhere reuses it)
-        diags.extend(memo.get(("example-asm", records_key(catalog)), lambda: tuple(assembly_diagnostics(catalog))))
-    from . import model_checks
-    from .flags import flags_prose_diagnostics
-    diags.extend(flags_prose_diagnostics(catalog, model_checks.flags(catalog, memo)))
-    from .semantics import semantics_prose_diagnostics  # runs the model once per model sha (its cache)
-    diags.extend(semantics_prose_diagnostics(catalog, findings=semantics() if semantics is not None else None))
-    return diags
+def unit_check(unit: Unit, memo=None) -> tuple[Diagnostic, ...]:
+    """:func:`check_unit` of a tile instruction the executor models, remembered by ``memo`` (a load_memo.LoadMemo)
+    while the unit's file is unchanged (it reads that file's records and the executor only)."""
+    from ..executor import accepted_data_types, check_bundle
+    compute = lambda: tuple(check_unit(unit, accepted_data_types(unit.mnemonic), check_bundle))  # noqa: E731
+    return memo.get(("consistency", unit.path, unit.file.sha256), compute) if memo is not None else compute()
 
 
 def records_key(catalog: Catalog) -> str:
@@ -68,7 +48,7 @@ def records_key(catalog: Catalog) -> str:
     return digest.hexdigest()
 
 
-def _check_authored_example(example, supported: frozenset[str]) -> list[Diagnostic]:
+def check_authored_example(example, supported: frozenset[str]) -> list[Diagnostic]:
     """A catalog-authored worked example must be a well-formed case of an instruction the model runs."""
     from ..bridge.examples import run_example_case
     from ..model.frozen import thaw
@@ -99,7 +79,7 @@ def _example_problems(example: str, check_bundle) -> list[str]:
     return problems
 
 
-def _check_unit(unit: Unit, accepted: tuple[str, ...], check_bundle) -> list[Diagnostic]:
+def check_unit(unit: Unit, accepted: tuple[str, ...], check_bundle) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     contract = unit.contract
     for index, example in enumerate(contract.get("examples", ())):

@@ -1,9 +1,9 @@
 """The model-check findings pages and diagnostics share, each computed once per load and remembered across
 loads while what it reads is unchanged (``memo``: a load_memo.LoadMemo; None computes afresh).
 
-- FLAGS-PROSE (flags_check.py) reads every unit's ASL text and the NDF clauses' places;
-- SEMANTICS-PROSE (semantics_check.py) has its own verdict key (the units the witness can reach);
-- EXAMPLE-ASM (examples_check.py, per instruction for the pages) reads the records only.
+- FLAGS-PROSE (flags.py) reads every unit's ASL text and the NDF clauses' places;
+- SEMANTICS-PROSE (semantics.py) has its own verdict key (the units the witness can reach);
+- EXAMPLE-ASM (examples.py and findings.py, per instruction for the pages) reads the records only.
 
 A serving reload after a save of one unit so recomputes only what that save can change.
 """
@@ -36,7 +36,7 @@ def semantics(catalog: Catalog) -> tuple:
 
 
 def assembly(catalog: Catalog, memo=None) -> dict:
-    """unit id -> the EXAMPLE-ASM findings of that instruction (render.findings.Finding tuple)."""
-    from ..render.findings import assembly_findings_by_unit
+    """unit id -> the EXAMPLE-ASM findings of that instruction (checks.findings.Finding tuple)."""
     from .examples import records_key
+    from .findings import assembly_findings_by_unit
     return _memo(memo).get(("assembly-findings", records_key(catalog)), lambda: assembly_findings_by_unit(catalog))

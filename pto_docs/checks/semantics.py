@@ -221,8 +221,8 @@ def _code_digest() -> str:
 
 
 def default_cache_dir() -> Path:
-    from ..bridge.avs import default_cache_dir as asl_cache
-    return asl_cache().parent / "semantics-prose"
+    from ..store.paths import user_cache_root
+    return user_cache_root() / "semantics-prose"
 
 
 def _run_witnesses(catalog: Catalog, targets: list[Target], asl_cache: Path | None) -> list[dict] | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 from typing import TextIO
 
 
@@ -40,12 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="record every instruction a test point executes, with the state before and the state it "
                              "changed: the worked examples of the pages (plugin avs_results) and of the report")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no per-kind medians")
-
-
-def default_cache_dir() -> Path:
-    """The parsed-model cache without ``--cache-dir``: ``bridge.avs.default_cache_dir``."""
-    from ..bridge.avs import default_cache_dir as user_default
-    return user_default()
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -91,6 +84,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def load_with_cache(args, err: TextIO, command: str, consequence: str, tree_errors_exit: int):
     """The loaded tree and the checked parsed-model cache directory (``--cache-dir``, never inside the tree) of a
     command that links the tree's ASL model, or the exit code after printing why not."""
+    from ..store import asl_cache_dir
     from ..store.output_guard import OutputRefused, check_cache_dir
     from .validate import load_or_report, report_tree_errors
     result = load_or_report(args.spec_root, err)
@@ -99,7 +93,7 @@ def load_with_cache(args, err: TextIO, command: str, consequence: str, tree_erro
     if report_tree_errors(result, err, command, consequence):
         return tree_errors_exit
     try:
-        cache = check_cache_dir(args.cache_dir or default_cache_dir(), result.catalog.root)
+        cache = check_cache_dir(args.cache_dir or asl_cache_dir(), result.catalog.root)
     except OutputRefused as exc:
         err.write(exc.format() + "\n")
         return 2

@@ -3,24 +3,17 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 import jinja2
 from markupsafe import Markup, escape
 
+from ..model.prose import Prose
 from .resources import TEMPLATES_DIR
 
+__all__ = ["Prose", "environment", "html_id", "md_text"]
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
-
-
-@dataclass(frozen=True)
-class Prose:
-    """One English string of a record that a translation may replace: subject id + JSON pointer."""
-
-    subject: str
-    pointer: str
-    english: str
 
 
 def md_text(value: object) -> Markup:

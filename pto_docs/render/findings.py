@@ -1,107 +1,11 @@
-"""Model-check findings (examples_check.py) as page data: shown on the instruction they concern and listed on
-the traceability report page, so a contradiction in the spec is visible to readers, not only in the build log.
-
-A finding carries its code, the spec text it is about (a legality sentence, a contract example, the block
-composition; English, as all spec prose) and what the model accepts, as data the templates localize.
-"""
+"""FLAGS-PROSE and SEMANTICS-PROSE findings (checks/flags.py, checks/semantics.py) as page data, with the links of
+the page that shows them; the model-check findings themselves are checks/findings.py's."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..model.catalog import Catalog, Unit
-from .env import Prose
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    mnemonic: str
-    unit_id: str
-    pointer: str
-    spec_text: Prose
-    listed: tuple[str, ...] = ()  # DATATYPE-PROSE: the types the sentence lists
-    accepted: tuple[str, ...] = ()  # the types the model (the ASL) accepts
-    also: tuple[str, ...] = ()  # accepted but not listed
-    rejects: tuple[str, ...] = ()  # listed but not accepted
-    detail: str = ""  # EXAMPLE-ILLEGAL / BLOCK-ILLEGAL: the model's reason (English, like the executor's output)
-
-
-def _spec_text(unit: Unit, pointer: str) -> Prose:
-    parts = pointer.strip("/").split("/")
-    contract = unit.contract
-    if parts[:1] == ["contract"] and len(parts) == 3 and parts[2].isdigit():
-        items = contract.get(parts[1], ()) or ()
-        index = int(parts[2])
-        if index < len(items) and isinstance(items[index], str):
-            return Prose(unit.id, pointer, items[index])
-    if pointer == "/block":
-        lines = [line for line in unit.record.get("block", ()) if isinstance(line, str)]
-        return Prose(unit.id, "", "; ".join(lines))
-    return Prose(unit.id, "", "")
-
-
-def findings_of(unit: Unit, catalog: Catalog | None = None, assembly: dict | None = None) -> tuple[Finding, ...]:
-    """The findings of one instruction: the reference executor's (tile instructions it models) and, given the
-    catalog, the assembler's (EXAMPLE-ASM, every instruction; ``assembly``: model_checks.assembly, when the
-    caller has them already)."""
-    if assembly is None and catalog is not None and unit.is_instruction:
-        assembly = assembly_findings_by_unit(catalog, (unit,))
-    out = list(assembly.get(unit.id, ())) if assembly is not None and unit.is_instruction else []
-    return tuple(out) + _model_findings(unit)
-
-
-def assembly_findings_by_unit(catalog: Catalog, units=None) -> dict[str, tuple[Finding, ...]]:
-    """EXAMPLE-ASM findings of ``units`` (default: every instruction), by unit id; one assembler for them all."""
-    from ..isa.assembler import Assembler
-    assembler, instruction_ids = Assembler(catalog), frozenset(u.id for u in catalog.instructions)
-    return {u.id: found for u in (catalog.instructions if units is None else units)
-            if (found := _assembly_findings(u, catalog, assembler, instruction_ids))}
-
-
-def _assembly_findings(unit: Unit, catalog: Catalog, assembler, instruction_ids: frozenset) -> tuple[Finding, ...]:
-    from ..checks.examples import assembly_lines
-    out = []
-    for pointer, segment, verdict, message, _owner in assembly_lines(catalog, unit, assembler, instruction_ids):
-        if verdict == "mismatch":
-            english = unit.contract.get("examples", ())[int(pointer.rsplit("/", 1)[1])] \
-                if pointer.startswith("/contract/") else unit.record.get("block", ())[int(pointer.rsplit("/", 1)[1])]
-            out.append(Finding("EXAMPLE-ASM", unit.mnemonic or "", unit.id, pointer, Prose(unit.id, pointer, english),
-                               detail=f"{segment}: {message}"))
-    return tuple(out)
-
-
-def _model_findings(unit: Unit) -> tuple[Finding, ...]:
-    from ..executor import accepted_data_types, check_bundle, supported_instructions
-    if not unit.is_instruction or unit.surface != "tile" or unit.mnemonic not in supported_instructions():
-        return ()
-    from ..checks.examples import _check_unit, prose_data_types
-    accepted = tuple(accepted_data_types(unit.mnemonic))
-    out = []
-    for d in _check_unit(unit, accepted, check_bundle):
-        text = _spec_text(unit, d.pointer)
-        if d.code == "DATATYPE-PROSE":
-            listed = prose_data_types(text.english) or set()
-            out.append(Finding(d.code, unit.mnemonic or "", unit.id, d.pointer, text,
-                               listed=tuple(t for t in _order(listed, accepted)), accepted=accepted,
-                               also=tuple(t for t in accepted if t not in listed),
-                               rejects=tuple(sorted(listed - set(accepted)))))
-        else:
-            detail = d.message.split(": ", 1)[1] if ": " in d.message else d.message
-            out.append(Finding(d.code, unit.mnemonic or "", unit.id, d.pointer, text, accepted=accepted, detail=detail))
-    return tuple(out)
-
-
-def _order(listed: set[str], accepted: tuple[str, ...]) -> list[str]:
-    """The listed types in the model's order, then any the model does not know, alphabetically."""
-    return [t for t in accepted if t in listed] + sorted(listed - set(accepted))
-
-
-def catalog_findings(catalog: Catalog, assembly: dict | None = None) -> tuple[Finding, ...]:
-    if assembly is None:
-        assembly = assembly_findings_by_unit(catalog)
-    return tuple(f for u in sorted(catalog.instructions, key=lambda u: (u.mnemonic or "", u.id))
-                 for f in findings_of(u, catalog, assembly))
 
 
 @dataclass(frozen=True)
@@ -122,17 +26,12 @@ class FlagsNotice:
 
 
 def flags_notices(catalog: Catalog, findings, unit: Unit, src: str, *, via: bool) -> tuple[FlagsNotice, ...]:
-    """The notices of ``unit``: its own findings, or (``via``) those of the functions its execution calls."""
-    from ..checks.flags import executes_through
-    from ..model.catalog import asl_name
+    """The notices of ``unit``: its own findings, or (``via``) ``findings`` as they are, those of the functions its
+    execution calls (SiteData.flags_via)."""
     from . import routes
     out = []
     for f in findings:
-        if via:
-            stem = asl_name(unit.mnemonic or "")
-            if not unit.is_instruction or not executes_through(unit.file.text, stem, f.function):
-                continue
-        elif f.path != unit.path:
+        if not via and f.path != unit.path:
             continue
         owner = catalog.unit_for_path(f.path)
         href = routes.relative(src, routes.unit_src(owner)) + f"#flags-{f.function}" if owner is not None else None

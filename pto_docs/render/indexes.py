@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..i18n import labels
 from . import routes
 from .env import Prose
+from .parts import PageParts
 
-if TYPE_CHECKING:
-    from .pages import PageParts, SiteRenderer
+# ``r`` below: the SiteRenderer (pages.py) whose pages() yields these pages (not imported: pages.py imports this)
+SiteRenderer = Any
 
 SURFACE_ORDER = ("tile", "block", "scalar", "arch")
 
@@ -93,13 +93,9 @@ def requirement_index_pages(r: SiteRenderer, locale: str, render) -> Iterator[tu
 
 def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts:
     """The traceability report page with the model-check findings appended (one searchable fragment)."""
-    from .findings import catalog_findings
-    from .pages import PageParts
-    if r.report_findings is None:
-        r.report_findings = catalog_findings(r.catalog, r.data.assembly)
     src = routes.TRACEABILITY
     findings = [(f, routes.relative(src, routes.unit_src(r.catalog.units[f.unit_id]), "model-findings"))
-                for f in r.report_findings]
+                for f in r.data.report_findings]
     lab = labels(locale)
     html = r.env.get_template("partials/findings_report.html.j2").render(L=lab.t, findings=findings)
     heading = f"\n\n## {lab.t('finding.report_title')} {{: #model-findings }}\n\n<!--pto-f:0-->\n"
@@ -107,21 +103,5 @@ def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts
 
 
 def trace_markdown(r: SiteRenderer, locale: str) -> str | None:
-    """The traceability report page (the trace package owns its content).
-
-    Computed once per renderer and language; a failure of the report code leaves the page out (logged)
-    rather than failing the site build.
-    """
-    pages = r.trace_pages
-    if locale in pages:
-        return pages[locale]
-    from ..trace import build_report, report_markdown
-    try:
-        if r.trace_report is None:
-            examples = tuple(ex for group in r.data.examples.values() for ex in group)
-            r.trace_report = build_report(r.catalog, r.data.tree, examples)
-        pages[locale] = report_markdown(r.trace_report, locale)
-    except Exception as exc:  # the report is another package's; keep the site building without it
-        logging.getLogger("mkdocs.plugins.pto-docs").info(f"pto-docs: traceability report page left out: {exc!r}")
-        pages[locale] = None
-    return pages[locale]
+    """The traceability report page's Markdown, or None when the page is left out (analysis/sitedata.py)."""
+    return r.data.trace_page(locale)

@@ -199,7 +199,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
     costly = costly or costly_parts(data, unit, trace)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
-    from .findings import findings_of, flags_notices, semantics_notices
+    from .findings import flags_notices, semantics_notices
     return InstructionModel(
         unit=unit, src=src,
         summary=Prose(unit.id, "/summary", unit.summary),
@@ -218,8 +218,8 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         trace_json=costly.trace_json,
         documentation=documentation,
         documentation_sha256=data.tree.sha256(documentation) if documentation else None,
-        findings=findings_of(unit, data.catalog, data.assembly),
-        flags_via=flags_notices(data.catalog, data.flags, unit, src, via=True),
+        findings=data.findings_of(unit),
+        flags_via=flags_notices(data.catalog, data.flags_via(unit), unit, src, via=True),
         semantics=semantics_notices(data.catalog, data.semantics, unit, src),
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
         **relations(data, unit, src, assembly.lines),

@@ -16,14 +16,10 @@ import html
 import math
 import os
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from ..i18n import labels
 from . import routes
-from .indexes import _surface_key, surface_label, trace_markdown
-
-if TYPE_CHECKING:
-    from .pages import SiteRenderer
+from .indexes import SiteRenderer, _surface_key, surface_label
 
 MAX_ENTRIES = 24
 RANGE_DASH = " – "
@@ -106,7 +102,7 @@ def navigation(r: SiteRenderer, locale: str) -> list:
         {lab.t("nav.adrs"): adrs},
         {lab.t("nav.requirements"): requirements},
     ]
-    if trace_markdown(r, locale) is not None:
+    if r.data.trace_page(locale) is not None:  # (made once by the analysis, kept for the page itself)
         nav.append({lab.t("nav.reports"): [{lab.t("nav.traceability"): routes.TRACEABILITY}]})
     return html_titles(nav)
 

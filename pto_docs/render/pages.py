@@ -19,9 +19,8 @@ import dataclasses
 import hashlib
 import json
 import logging
-import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +29,7 @@ from markupsafe import Markup
 from ..analysis.sitedata import SiteData
 from ..i18n import Localized, Translator, labels
 from ..model.catalog import Catalog, Unit
-from ..model.frozen import canonical_sha256, pretty_json, sha256_text, thaw
-from ..runtime.workers import pool_options
+from ..model.frozen import pretty_json, sha256_text, thaw
 from ..sources.tree import SpecTree
 from . import routes
 from .adr_links import front_links
@@ -43,83 +41,11 @@ from .heavy_html import HeavyBlocks
 from .instruction import CostlyParts, InstructionModel, build_instruction_model, costly_parts
 from .markdown_safe import adr_html, safe_markdown
 from .page_helpers import PageHelpers
+from .parts import HEAVY, SEARCHABLE, Collector, PageParts
+
+__all__ = ["HEAVY", "SEARCHABLE", "Collector", "PageParts", "SiteRenderer"]
 
 BANNER = "<!--pto-translation-banner-->"
-SEARCHABLE = re.compile(r"<!--pto-f:(\d+)-->")
-HEAVY = re.compile(r"<!--pto-h:(\d+)-->")
-
-
-@dataclass
-class PageParts:
-    """One generated page: tiny Markdown + searchable fragments + heavy fragments (see the module doc)."""
-
-    markdown: str
-    search: list[str] = field(default_factory=list)
-    heavy: list[str] = field(default_factory=list)
-
-    def fill_search(self, html: str) -> str:
-        return SEARCHABLE.sub(lambda m: self.search[int(m.group(1))], html) if self.search else html
-
-    def fill_heavy(self, html: str) -> str:
-        """``html`` with every heavy placeholder replaced by its fragment, and the placeholders a heavy fragment
-        holds (a heavy block around ``H()`` values) by theirs."""
-        if not self.heavy:
-            return html
-        heavy = self.heavy
-
-        def fill(m: re.Match) -> str:
-            part = heavy[int(m.group(1))]
-            return HEAVY.sub(fill, part) if "<!--pto-h:" in part else part
-        return HEAVY.sub(fill, html)
-
-    def assembled(self) -> str:
-        """The page as one text (Markdown with every fragment in place): for tests and the page hash."""
-        return self.fill_heavy(self.fill_search(self.markdown))
-
-    def dump(self) -> str:
-        """The Markdown, then every fragment under a separator line (the reviewed golden form of a page)."""
-        out = [self.markdown]
-        out += [f"\n<!-- ===== pto-f:{i} ===== -->\n{f}\n" for i, f in enumerate(self.search)]
-        out += [f"\n<!-- ===== pto-h:{i} ===== -->\n{f}\n" for i, f in enumerate(self.heavy)]
-        return "".join(out)
-
-    def size(self) -> int:
-        return len(self.markdown) + sum(map(len, self.search)) + sum(map(len, self.heavy))
-
-
-class Collector:
-    """Template helpers that take HTML out of the Markdown: ``{% call frag() %}`` (searchable block),
-    ``{% call heavy() %}`` (heavy block) and ``H(markup)`` (a heavy pre-rendered value, once per page)."""
-
-    def __init__(self) -> None:
-        self.search: list[str] = []
-        self.heavy_parts: list[str] = []
-        self._seen: dict[int, int] = {}
-
-    def frag(self, caller) -> Markup:
-        html = str(caller()).strip("\n")
-        if not html.strip():
-            return Markup("")
-        self.search.append(html)
-        return Markup(f"\n\n<!--pto-f:{len(self.search) - 1}-->\n\n")
-
-    def heavy_html(self, html: str) -> Markup:
-        """A heavy block given as its HTML (render/heavy_html.py): its placeholder."""
-        self.heavy_parts.append(html)
-        return Markup(f"<!--pto-h:{len(self.heavy_parts) - 1}-->")
-
-    def heavy(self, caller) -> Markup:
-        return self.heavy_html(str(caller()).strip("\n"))
-
-    def H(self, value: Markup) -> Markup:
-        index = self._seen.get(id(value))
-        if index is None:
-            self.heavy_parts.append(str(value))
-            index = self._seen[id(value)] = len(self.heavy_parts) - 1
-        return Markup(f"<!--pto-h:{index}-->")
-
-    def parts(self, markdown: str) -> PageParts:
-        return PageParts(re.sub(r"\n{3,}", "\n\n", markdown), self.search, self.heavy_parts)
 
 
 @dataclass(frozen=True)
@@ -176,21 +102,15 @@ class SiteRenderer:
     read on demand), the records of every unit, its worked examples, the release identity, the templates and
     the language; an ADR page's and an index page's inputs are the same without a unit file."""
 
-    def __init__(self, catalog: Catalog, tree: SpecTree, examples: tuple = (), templates_dir: str | None = None,
-                 previous: SiteRenderer | None = None, avs: Mapping | None = None, memo=None, shared=None):
-        """``shared`` (load_helper.SharedParts): the tree's SEMANTICS-PROSE findings, traceability report and id
-        lookup, made while the tree was checked; without it they are made here when first needed."""
+    def __init__(self, data: SiteData, templates_dir: str | None = None, previous: SiteRenderer | None = None,
+                 id_index: bytes | None = None):
+        """``data``: what the pages share, made by the analysis (analysis/state.py; SiteData.build);
+        ``id_index``: the id lookup of the search box when already made (else made when first needed)."""
+        catalog, tree = data.catalog, data.tree
         self.catalog = catalog
-        self.data = SiteData.build(catalog, tree, examples, avs, memo,
-                                   semantics=shared.semantics if shared is not None else None)
-        # made when first needed (unless ``shared`` made them), then kept: the traceability report and its page per
-        # language (render/indexes.py trace_markdown), the model-check findings the report page lists
-        # (report_with_findings) and the id lookup of the search box (files())
-        self.trace_report: dict | None = shared.trace_report if shared is not None else None
-        self.trace_pages: dict[str, str | None] = {}
-        self.report_findings: tuple | None = None
-        self.id_index: bytes | None = shared.id_index if shared is not None else None
-        self._avs_key = canonical_sha256(avs) if avs is not None else ""
+        self.data = data
+        self.id_index: bytes | None = id_index
+        self._avs_key = data.avs_key
         self.env = environment(templates_dir)
         self._models: dict[str, Any] = {}
         self._costly: dict[str, CostlyParts] = {}  # instruction units' costly model parts made by a helper process
@@ -462,24 +382,21 @@ class SiteRenderer:
             html = self._adr_bodies[body_text] = adr_html(safe_markdown(body_text))
         return html
 
-    def prepare(self, helper: bool = False, made=None) -> None:
+    def prepare(self, made=None) -> None:
         """Build every unit's page model and compile the page templates now (before a fork, so both language
         processes share them).
 
-        With ``helper`` (a first build on POSIX), a forked process makes the costly parts of about half of the
-        instruction models (:func:`~.instruction.costly_parts`) and the HTML of the ADR bodies while this one builds
-        the other models; it hands them back as the task's result, so the two cores share what was the longest
-        stretch one core ran alone. ``made``: the same from a helper already started, which takes instruction
-        units from the end while this process takes them from the start (render/load_helper.py)."""
-        if made is not None:  # (claim, result, early) of a helper sharing the instruction units (load_helper.py)
+        ``made``: (claim, result, early) of a helper process making the costly parts of instruction models
+        (:func:`~.instruction.costly_parts`) and the HTML of the ADR bodies (:func:`helper_parts`) meanwhile:
+        ``claim(unit id)`` is False for a unit the helper has taken, ``result()`` gives what it made and ``early``
+        is what was made while waiting for it (site/model_helper.py, site/load_helper.py)."""
+        if made is not None:
             claim, result, early = made
             self._costly.update(early)
             for unit in self.units:  # in page order; claim(id) is False once the helper has taken the unit
                 if unit.id not in self._models and (not unit.is_instruction or claim(unit.id)):
                     self.model(unit)
-            self._adopt(*result())
-        elif helper:
-            self._adopt(*_costly_parts_in_helper(self))
+            self.adopt(*result())
         for unit in self.units:
             self.model(unit)
         self.compile_templates()
@@ -494,7 +411,7 @@ class SiteRenderer:
             except (jinja2.TemplateError, OSError, UnicodeDecodeError):
                 pass  # reported as before, by the render that uses it (or by none: an unused file stays unused)
 
-    def _adopt(self, costly: dict[str, CostlyParts], bodies: dict[str, Markup], highlighted: dict[str, str]) -> None:
+    def adopt(self, costly: dict[str, CostlyParts], bodies: dict[str, Markup], highlighted: dict[str, str]) -> None:
         from .fragments import adopt_highlighted
         adopt_highlighted(highlighted)
         self._costly.update(costly)
@@ -544,21 +461,7 @@ class SiteRenderer:
         return [f"{s}{p}" for s, p in sorted(t.missing)] if t else []
 
 
-# -- the helper process of prepare() ----------------------------------------------------------------------------
-HELPER_SHARE = 0.55  # the helper makes only the costly parts; this process builds every model besides
-HELPER_MIN = 16  # fewer instruction units than this: not worth a process
-_LENDING: list = []  # the renderer whose units the helper forked from it reads (set only around the submit)
-
-
-def helper_share(units: list[Unit]) -> list[Unit]:
-    """The instruction units (of ``units``, in page order) whose costly parts a helper makes: the last
-    ``HELPER_SHARE`` of them; none when fewer than ``HELPER_MIN``."""
-    todo = [u for u in units if u.is_instruction]
-    if len(todo) < HELPER_MIN:
-        return []
-    return todo[len(todo) - int(len(todo) * HELPER_SHARE):]
-
-
+# -- what a helper process makes (site/model_helper.py forks it) --------------------------------------------
 def english_adr_bodies(catalog: Catalog) -> dict[str, Markup]:
     """Every ADR's English body (links rewritten) -> its HTML, as the English pages show it."""
     return {text: adr_html(safe_markdown(text)) for text in
@@ -575,34 +478,3 @@ def helper_parts(data: SiteData, unit_ids: Iterable[str]) -> tuple[dict, dict, d
     bodies = english_adr_bodies(catalog)
     costly = {uid: costly_parts(data, catalog.units[uid]) for uid in unit_ids}
     return costly, bodies, highlighted_since(before)
-
-
-def _helper_task(unit_ids: list[str]) -> tuple[dict, dict, dict]:
-    return helper_parts(_LENDING[-1].data, unit_ids)
-
-
-def _costly_parts_in_helper(renderer: SiteRenderer) -> tuple[dict, dict, dict]:
-    """The costly parts of the last ``HELPER_SHARE`` of the instruction units still to model, made by a forked
-    process while the caller goes on, and the HTML of the English ADR bodies; nothing when there is nothing worth
-    it, or the helper fails (the caller then makes them itself: the pages are the same either way)."""
-    import concurrent.futures as cf
-    import multiprocessing
-    given = helper_share([u for u in renderer.units if u.id not in renderer._models])
-    if not given:
-        return {}, {}, {}
-    pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"), **pool_options())
-    _LENDING.append(renderer)
-    try:
-        future = pool.submit(_helper_task, [u.id for u in given])  # (forked here, sharing the loaded catalog)
-    finally:
-        _LENDING.pop()
-    mine = set(u.id for u in given)
-    for unit in renderer.units:  # meanwhile: every other model
-        if unit.id not in mine:
-            renderer.model(unit)
-    try:
-        return future.result()
-    except Exception:  # noqa: BLE001 - a helper that failed costs time, never a page
-        return {}, {}, {}
-    finally:
-        pool.shutdown(wait=True)

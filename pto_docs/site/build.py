@@ -21,7 +21,6 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from ..analysis.build_state import BuildState, build_state
 from ..i18n import MATERIAL_LANGUAGE, SEARCH_LANGUAGE, labels
 from ..model.diagnostics import SpecRootError
 from ..render.footer import footer_identity
@@ -33,6 +32,7 @@ from .config import config_path
 from .logs import WarningCounter
 from .memory import SiteMemory
 from .pages import PageEvents
+from .rendering import BuildState, build_state
 from .serve import WrittenPages
 
 log = logging.getLogger("mkdocs.plugins.pto-docs")

@@ -95,7 +95,8 @@ class Languages:
         if self.primary.state is not None:
             current_progress().stage("building page models")
             # a helper process shares the first build's models; a serving rebuild builds few and keeps its reads
-            self.primary.state.renderer.prepare(helper=not self.primary.in_place)
+            from .model_helper import prepare
+            prepare(self.primary.state.renderer, helper=not self.primary.in_place)
         context = multiprocessing.get_context("fork")
         _SUBMITTING.append(self)
         try:

@@ -8,7 +8,7 @@ import hashlib
 import weakref
 from dataclasses import dataclass, field
 
-from ..analysis.build_state import TreeStates
+from .rendering import TreeStates
 from .serve import Background
 from .template_cache import ThemeBytecode
 
@@ -51,7 +51,7 @@ class SiteMemory:
     # language site directory -> {page file: page key} of what this process last wrote there (serve.py)
     written: dict[str, dict[str, str]] = field(default_factory=dict)
     keys: PageKeys = field(default_factory=PageKeys)
-    states: TreeStates = field(default_factory=TreeStates)  # loaded trees, reused while unchanged (build_state.py)
+    states: TreeStates = field(default_factory=TreeStates)  # loaded trees, reused while unchanged (rendering.py)
     background: Background = field(default_factory=Background)  # a serving rebuild's work after it (serve.py)
     bytecode: ThemeBytecode = field(default_factory=ThemeBytecode)  # the theme compiled once (template_cache.py)
     # in a serving pool worker: the language build whose page pack its next task saves (languages.py)

@@ -9,7 +9,7 @@
 """
 
 from .atomic import atomic_write, make_private_dir
-from .paths import tree_cache_dir, user_cache_root
+from .paths import asl_cache_dir, tree_cache_dir, user_cache_root
 from .seal import SealedFolder, Sealer, sealed_folder, user_sealer
 
-__all__ = ["SealedFolder", "Sealer", "sealed_folder", "atomic_write", "make_private_dir", "tree_cache_dir", "user_cache_root", "user_sealer"]
+__all__ = ["SealedFolder", "asl_cache_dir", "Sealer", "sealed_folder", "atomic_write", "make_private_dir", "tree_cache_dir", "user_cache_root", "user_sealer"]

@@ -13,6 +13,12 @@ def user_cache_root() -> Path:
     return Path(base) / "pto-docs"
 
 
+def asl_cache_dir() -> Path:
+    """The parsed-model cache of the ASL interpreter (``pto-docs avs --cache-dir``'s default and the build's):
+    ``<user cache>/asl``."""
+    return user_cache_root() / "asl"
+
+
 def tree_key(spec_root: str | os.PathLike[str]) -> str:
     """The name of a spec tree's cache folder: the sha256 of its resolved root path (not of anything in it)."""
     resolved = os.path.realpath(os.path.abspath(spec_root))

@@ -10,9 +10,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pto_docs.analysis import build_state as bs
 from pto_docs.analysis import load as load_module
 from pto_docs.analysis.load import load_catalog
+from pto_docs.site import rendering as bs
 from pto_docs.store.load_memo import LoadMemo
 from tests.spec_factory import unit_text
 

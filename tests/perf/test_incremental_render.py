@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pto_docs.analysis import build_state as bs
 from pto_docs.analysis.load import load_catalog
+from pto_docs.site import rendering as bs
 from pto_docs.store import validation_cache
 
 REPO = Path(__file__).resolve().parents[2]

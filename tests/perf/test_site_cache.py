@@ -90,7 +90,7 @@ def test_template_edit_rebuilds_the_pages_that_use_it(tmp_path, tree):
     partial.write_text(partial.read_text("utf-8").replace("pto-examples", "pto-examples pto-edited"), "utf-8")
     os.utime(partial, (partial.stat().st_atime + 5, partial.stat().st_mtime + 5))
     report = build(tmp_path, tree, templates)
-    from pto_docs.analysis.build_state import build_state
+    from pto_docs.site.rendering import build_state
     renderer = build_state(tree, str(templates)).renderer
     expected = {src for src, parts in renderer.pages("en") if "pto-edited" in parts.assembled()}
     assert expected and TMUL in expected and TSQRT in expected

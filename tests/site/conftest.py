@@ -26,9 +26,10 @@ def loaded():
 
 @pytest.fixture(scope="session")
 def renderer(loaded):
-    from pto_docs.analysis.build_state import _examples
+    from pto_docs.analysis.sitedata import SiteData
+    from pto_docs.analysis.state import worked_examples
     from pto_docs.render.pages import SiteRenderer
-    return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
+    return SiteRenderer(SiteData.build(loaded.catalog, loaded.tree, worked_examples(loaded.catalog)))
 
 
 # the real tree's site: the session fixture ``real_site`` of tests/conftest.py (the maintainer's minimal mkdocs.yml)

@@ -10,9 +10,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from pto_docs.analysis.build_state import build_state
 from pto_docs.render.env import environment
 from pto_docs.render.resources import TEMPLATES_DIR
+from pto_docs.site.rendering import build_state
 
 REPO = Path(__file__).resolve().parents[2]
 

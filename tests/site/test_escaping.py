@@ -7,6 +7,7 @@ import json
 import markdown
 
 from pto_docs.analysis.load import load_catalog
+from pto_docs.analysis.sitedata import SiteData
 from pto_docs.render.pages import SiteRenderer
 
 EVIL = "Adds <script>alert(1)</script> **tiles** [x](javascript:alert(2)) & more_of_it"
@@ -33,7 +34,7 @@ def _tree(tmp_path):
 
 def test_script_in_summary_is_text(tmp_path):
     result = load_catalog(_tree(tmp_path))
-    renderer = SiteRenderer(result.catalog, result.tree)
+    renderer = SiteRenderer(SiteData.build(result.catalog, result.tree))
     unit = result.catalog.units["PTO-TILE-TEVIL"]
     for locale in ("en", "zh-CN"):
         parts = renderer.unit_page(unit, locale)

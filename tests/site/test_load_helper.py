@@ -1,4 +1,4 @@
-"""render/load_helper.py: with ``parallel`` a forked worker makes the SEMANTICS-PROSE findings while the tree is
+"""site/load_helper.py: with ``parallel`` a forked worker makes the SEMANTICS-PROSE findings while the tree is
 checked (and the report and id lookup made), then the costly parts of its share of the page models; the
 diagnostics and pages are the same as a load that makes them in this process, and a failing worker costs nothing
 but time."""
@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from pto_docs.analysis import load_helper
-from pto_docs.analysis.build_state import build_state
+from pto_docs.site import load_helper, model_helper
+from pto_docs.site.rendering import build_state
 from tests.site.conftest import SPEC_ROOT
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the worker is a forked process")
@@ -46,7 +46,7 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
     assert expected["report"]["en"] and expected["files"]  # the sample tree has a report page and an id lookup
     made_here = _counting(monkeypatch)
     from pto_docs.render import instruction, pages
-    monkeypatch.setattr(pages, "HELPER_MIN", 1)  # the sample tree has only a few instructions
+    monkeypatch.setattr(model_helper, "HELPER_MIN", 1)  # the sample tree has only a few instructions
     costly_here = []
     original = instruction.costly_parts
     parent = os.getpid()
@@ -60,7 +60,7 @@ def test_the_worker_makes_the_shared_parts_and_nothing_changes(monkeypatch):
     monkeypatch.setattr(pages, "costly_parts", counted)
     state = build_state(SPEC_ROOT, parallel=True)
     assert made_here == []  # the worker ran the model
-    assert state.renderer.trace_report is not None and state.renderer.id_index is not None  # made by the worker
+    assert state.renderer.data.trace_report is not None and state.renderer.id_index is not None  # made by the worker
     r = state.renderer
     instructions = [u.id for u in r.units if u.is_instruction]
     # this process made a first part of the instruction units (in page order, maybe none), the worker the others
@@ -76,8 +76,8 @@ def test_this_process_makes_parts_while_the_worker_runs_the_model(monkeypatch):
     instead of idling; the pages are the same."""
     import time
     expected = _outcome(build_state(SPEC_ROOT))
-    from pto_docs.render import instruction, pages
-    monkeypatch.setattr(pages, "HELPER_MIN", 1)
+    from pto_docs.render import instruction
+    monkeypatch.setattr(model_helper, "HELPER_MIN", 1)
     original_task = load_helper.semantics
 
     def slow_task(catalog):  # (run by the forked worker, which sees this module as patched here)
@@ -116,8 +116,7 @@ def test_a_failing_worker_leaves_them_to_this_process(monkeypatch):
     made_here = _counting(monkeypatch)
     monkeypatch.setattr(load_helper, "_semantics_task", lambda: 1 / 0)
     monkeypatch.setattr(load_helper, "_parts_task", lambda unit_ids: 1 / 0)
-    from pto_docs.render import pages
-    monkeypatch.setattr(pages, "HELPER_MIN", 1)
+    monkeypatch.setattr(model_helper, "HELPER_MIN", 1)
     state = build_state(SPEC_ROOT, parallel=True)
     assert made_here == [1]
     assert state.renderer.stats["models"] == len(state.renderer.units)
@@ -136,8 +135,8 @@ def test_a_tree_with_errors_starts_no_worker(tmp_path, monkeypatch):
 
 def test_the_highlight_cache_keeps_what_the_worker_highlighted(monkeypatch, tmp_path):
     """The code the worker highlights is in the cache this process saves, as if it had highlighted it here."""
-    from pto_docs.render import fragments, pages
-    monkeypatch.setattr(pages, "HELPER_MIN", 1)
+    from pto_docs.render import fragments
+    monkeypatch.setattr(model_helper, "HELPER_MIN", 1)
 
     def used(parallel: bool) -> set:
         cache = fragments.HighlightCache(str(tmp_path / f"h-{parallel}.json.z"))

@@ -1,4 +1,4 @@
-"""render/pages.py prepare(helper=True): a forked process makes the costly parts of part of the instruction models;
+"""site/model_helper.py prepare(renderer, helper=True): a forked process makes the costly parts of part of the instruction models;
 every page is the same as when this process makes them all, and a failing helper costs nothing but time."""
 
 from __future__ import annotations
@@ -8,17 +8,19 @@ import os
 import pytest
 
 from pto_docs.render import pages as pages_module
+from pto_docs.site import model_helper
 from tests.site.conftest import SPEC_ROOT
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the helper is a forked process")
 
 
 def _renderer():
-    from pto_docs.analysis.build_state import _examples
     from pto_docs.analysis.load import load_catalog
+    from pto_docs.analysis.sitedata import SiteData
+    from pto_docs.analysis.state import worked_examples
     from pto_docs.render.pages import SiteRenderer
     loaded = load_catalog(SPEC_ROOT)
-    return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
+    return SiteRenderer(SiteData.build(loaded.catalog, loaded.tree, worked_examples(loaded.catalog)))
 
 
 def _all_pages(renderer) -> dict:
@@ -33,7 +35,7 @@ def test_pages_are_the_same_with_the_helper(monkeypatch):
     plain = _renderer()
     plain.prepare()
     expected = _all_pages(plain)
-    monkeypatch.setattr(pages_module, "HELPER_MIN", 1)  # the sample tree has only a few instructions
+    monkeypatch.setattr(model_helper, "HELPER_MIN", 1)  # the sample tree has only a few instructions
     from pto_docs.render import instruction
     made_here = []
     original = instruction.costly_parts
@@ -44,11 +46,11 @@ def test_pages_are_the_same_with_the_helper(monkeypatch):
     monkeypatch.setattr(instruction, "costly_parts", counted)
     monkeypatch.setattr(pages_module, "costly_parts", counted)
     helped = _renderer()
-    helped.prepare(helper=True)
+    model_helper.prepare(helped, helper=True)
     bodies = dict(helped._adr_bodies)  # the English ADR bodies' HTML, made by the helper (no ADR page rendered yet)
     assert len(bodies) == len(helped.catalog.adrs) >= 2
     instructions = [u.id for u in helped.units if u.is_instruction]
-    given = instructions[len(instructions) - int(len(instructions) * pages_module.HELPER_SHARE):]
+    given = instructions[len(instructions) - int(len(instructions) * model_helper.HELPER_SHARE):]
     assert len(instructions) >= 5 and given
     assert sorted(made_here) == sorted(set(instructions) - set(given))  # the helper made the rest
     assert helped.stats["models"] == len(helped.units)
@@ -60,8 +62,8 @@ def test_pages_are_the_same_with_the_helper(monkeypatch):
 def test_a_failing_helper_leaves_the_pages_to_this_process(monkeypatch):
     plain = _renderer()
     expected = _all_pages(plain)
-    monkeypatch.setattr(pages_module, "HELPER_MIN", 1)
-    monkeypatch.setattr(pages_module, "_helper_task", lambda unit_ids: 1 / 0)
+    monkeypatch.setattr(model_helper, "HELPER_MIN", 1)
+    monkeypatch.setattr(model_helper, "_helper_task", lambda unit_ids: 1 / 0)
     helped = _renderer()
-    helped.prepare(helper=True)
+    model_helper.prepare(helped, helper=True)
     assert _all_pages(helped) == expected

@@ -6,7 +6,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from pto_docs.render import navigation as nav_module
 from pto_docs.render.navigation import MAX_ENTRIES, RANGE_DASH, navigation, ranges
 
 
@@ -71,15 +70,14 @@ def _unit(surface, classification, mnemonic=None, uid=None):
                            id=uid or f"PTO-{surface.upper()}-{mnemonic}", path=path, is_instruction=is_instruction)
 
 
-def test_a_large_tree_keeps_every_page_once_in_groups_of_at_most_max_entries(monkeypatch):
-    monkeypatch.setattr(nav_module, "trace_markdown", lambda r, locale: None)
+def test_a_large_tree_keeps_every_page_once_in_groups_of_at_most_max_entries():
     instructions = [_unit("scalar", ["agu"], f"L{i:03d}") for i in range(100)]
     instructions += [_unit("tile", ["elementwise", "arith"], f"T{i:02d}") for i in range(5)]
     units = [_unit("tile", ["model", "legality", f"rule-{i}"], uid=f"PTO-TILE-MODEL-LEGALITY-R{i:02d}") for i in range(30)]
     units += [_unit("tile", ["model", "state", "types"], uid="PTO-TILE-MODEL-STATE-TYPES")]
     adrs = {f"ADR-{i:04d}": None for i in range(1, 61)}
     renderer = SimpleNamespace(catalog=SimpleNamespace(instructions=instructions, adrs=adrs, requirements={}, units={}),
-                               units=instructions + units)
+                               units=instructions + units, data=SimpleNamespace(trace_page=lambda locale: None))
     nav = navigation(renderer, "en")
     pages = flatten(nav)
     assert len(pages) == len(set(pages))
@@ -94,3 +92,21 @@ def test_a_large_tree_keeps_every_page_once_in_groups_of_at_most_max_entries(mon
     ((_, unit_groups),) = nav[2].items()
     ((_, tile),) = unit_groups[1].items()
     assert [next(iter(g)) for g in tile] == ["legality", "state"]
+
+
+def test_the_reports_entry_follows_the_analysis_report_page_and_navigation_builds_no_report(monkeypatch):
+    """navigation asks the analysed tree (SiteData.trace_page, made once) whether there is a report page; it never
+    builds the traceability report itself."""
+    from pto_docs import trace
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("navigation built the traceability report")
+    monkeypatch.setattr(trace, "build_report", refuse)
+    asked = []
+    for page in ("# report", None):
+        data = SimpleNamespace(trace_page=lambda locale, page=page: asked.append(locale) or page)
+        renderer = SimpleNamespace(catalog=SimpleNamespace(instructions=[], adrs={}, requirements={}, units={}),
+                                   units=[], data=data)
+        titles = [next(iter(entry)) for entry in navigation(renderer, "en")]
+        assert ("Reports" in titles) == (page is not None)
+    assert asked == ["en", "en"]

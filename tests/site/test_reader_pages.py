@@ -59,15 +59,16 @@ def test_datatype_sentences_in_both_upstream_phrasings():
 def real_renderer():
     if not REAL:
         pytest.skip("PTO_SPEC_CHECKOUT names no pto-spec checkout")
-    from pto_docs.analysis.build_state import _examples
     from pto_docs.analysis.load import load_catalog
+    from pto_docs.analysis.sitedata import SiteData
+    from pto_docs.analysis.state import worked_examples
     from pto_docs.render.pages import SiteRenderer
     loaded = load_catalog(Path(REAL))
-    return SiteRenderer(loaded.catalog, loaded.tree, _examples(loaded.catalog))
+    return SiteRenderer(SiteData.build(loaded.catalog, loaded.tree, worked_examples(loaded.catalog)))
 
 
 def test_real_tree_findings_reach_the_pages(real_renderer):
-    from pto_docs.render.findings import findings_of
+    from pto_docs.checks.findings import findings_of
     cat = real_renderer.catalog
     tmul = findings_of(cat.find_instruction("TMUL", "tile"))
     assert [f.code for f in tmul] == ["DATATYPE-PROSE"] and len(tmul[0].listed) == 7 and len(tmul[0].accepted) == 16
@@ -80,8 +81,8 @@ def test_real_tree_findings_reach_the_pages(real_renderer):
 
 def test_real_tree_assembler_findings_reach_the_pages(real_renderer):
     """EXAMPLE-ASM (examples_check.assembly_diagnostics) on the instruction page, in both languages."""
+    from pto_docs.checks.findings import findings_of
     from pto_docs.i18n import labels
-    from pto_docs.render.findings import findings_of
     cat = real_renderer.catalog
     tmov = cat.find_instruction("TMOV", "tile")
     found = [f for f in findings_of(tmov, cat) if f.code == "EXAMPLE-ASM"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from types import MappingProxyType
 
+from pto_docs.analysis.sitedata import SiteData
 from pto_docs.i18n import labels
 from pto_docs.render.pages import SiteRenderer
 
@@ -18,7 +19,7 @@ def test_stale_and_missing_notices(loaded):
     strings.pop("/contract/legality/0", None)  # and one string is untranslated
     translations = dict(cat.translations)
     translations[("zh-CN", unit.id)] = replace(tr, strings=MappingProxyType(strings))
-    renderer = SiteRenderer(replace(cat, translations=MappingProxyType(translations)), loaded.tree)
+    renderer = SiteRenderer(SiteData.build(replace(cat, translations=MappingProxyType(translations)), loaded.tree))
     text = renderer.unit_page(unit, "zh-CN").assembled()
     lab = labels("zh-CN")
     assert unit.summary in text and lab.t("notice.stale_short") in text and lab.t("notice.fallback_short") in text

@@ -5,20 +5,20 @@ then the page models. A forked worker (a ``concurrent.futures`` pool of one proc
 shares the parsed catalog copy-on-write) runs two tasks meanwhile:
 
 1. the SEMANTICS-PROSE findings (:func:`semantics`), which run the tree's ASL on the interpreter
-   (semantics_check.py: about 0.7 s with its verdict cached, seconds on a machine that has none), while this
-   process runs the other checks and makes the traceability report the report page shows and the id lookup of
-   the search box (:func:`catalog_parts`; both used to be made once per language, after the languages forked),
-   and then, until the findings arrive, the costly parts of instruction models from the start of the page
-   order (:meth:`Helper.semantics` with ``meanwhile``) rather than wait idle;
+   (checks/semantics.py: about 0.7 s with its verdict cached, seconds on a machine that has none), while this
+   process runs the other checks and makes the traceability report the report page shows (analysis/state.py
+   analyse, which calls :func:`start` through its ``started``), and then, until the findings arrive, the costly
+   parts of instruction models from the start of the page order (:meth:`Helper.semantics` with ``meanwhile``)
+   rather than wait idle;
 
-2. the HTML of the English ADR bodies and the costly parts of instruction models (pages.helper_parts), taking
+2. the HTML of the English ADR bodies and the costly parts of instruction models (render/pages.py helper_parts), taking
    instruction units from the end of the page order while this process builds models from the start
    (:class:`Meeting`), until the two meet; this process adopts what the worker made (SiteRenderer.prepare).
 
 So this process checks the tree while the worker runs the model, and the two share the page models however long
 the first task took (seconds longer on a machine without the verdict cache). The pages are the same either way:
 a worker that fails (or a platform without fork) only means this process makes those parts itself.
-``mkdocs serve`` does not use it: its reloads are incremental (site/build.py).
+``mkdocs serve`` does not use it: its reloads are incremental (site/build.py). site/rendering.py starts it.
 """
 
 from __future__ import annotations
@@ -26,44 +26,20 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
-from dataclasses import dataclass
 
+from ..analysis.sitedata import SiteData
+from ..analysis.state import semantics_findings
 from ..model.catalog import Catalog
 from ..render import routes
 from ..runtime.workers import pool_options
 from ..sources.tree import SpecTree
-from .sitedata import SiteData
 
 _LENDING: list = []  # (catalog, tree, meeting) the forked worker reads: set only around the first submit
 
 
-@dataclass(frozen=True)
-class SharedParts:
-    semantics: tuple  # semantics_check.SemanticsFinding of the tree (made by the worker)
-    trace_report: dict | None  # trace.build_report of the tree (None: the renderer makes it, or logs why not)
-    id_index: bytes | None  # id_index.id_index_json of the tree
-
-
 def semantics(catalog: Catalog) -> tuple:
-    """The worker's first task: the tree's SEMANTICS-PROSE findings (model_checks.semantics)."""
-    from ..checks import model_checks
-    return model_checks.semantics(catalog)
-
-
-def catalog_parts(catalog: Catalog, tree: SpecTree, examples: dict) -> tuple[dict | None, bytes]:
-    """The traceability report and the id lookup (the parent makes them while the worker runs the model)."""
-    from ..render.id_index import id_index_json
-    return trace_report(catalog, tree, examples), id_index_json(catalog, examples)
-
-
-def trace_report(catalog: Catalog, tree: SpecTree, examples: dict) -> dict | None:
-    """trace.build_report of the tree with its worked examples (grouped by unit), or None when it fails (the
-    renderer then tries again and logs why the page is left out)."""
-    from ..trace import build_report
-    try:
-        return build_report(catalog, tree, tuple(ex for group in examples.values() for ex in group))
-    except Exception:  # noqa: BLE001
-        return None
+    """The worker's first task: the tree's SEMANTICS-PROSE findings (analysis/state.py semantics_findings)."""
+    return semantics_findings(catalog)
 
 
 def _semantics_task() -> tuple:
@@ -136,7 +112,7 @@ class Helper:
         if not hasattr(os, "fork"):
             return self
         from ..i18n import LOCALES, labels
-        from ..render.pages import HELPER_MIN
+        from .model_helper import HELPER_MIN
         for locale in LOCALES:  # read once before the fork: the worker's id lookup and every page use them
             labels(locale)
         context = multiprocessing.get_context("fork")

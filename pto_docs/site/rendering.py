@@ -1,0 +1,101 @@
+"""One analysed tree + renderer per spec tree state, shared by every language build in the process.
+
+Kept by its owner (a :class:`TreeStates`, the plugin's site/memory.py) by the spec root and a fingerprint of its
+files (path, size, mtime), so ``mkdocs serve`` reloads only after a change and the second language reuses the
+first language's catalog, executor results and SVGs.
+A reload is incremental: the previous state's :class:`~pto_docs.store.load_memo.LoadMemo` answers every per-file
+step (parse, schema check, executor consistency check) of byte-identical files, so after a save only the
+changed files are parsed again; the whole-tree checks re-run, and the result equals a fresh load
+(analysis/state.py analyse). The renderer of a state is made here, from the analysis (render/pages.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..analysis.load import LoadResult
+from ..analysis.state import Analysis, analyse, fingerprint
+from ..render.pages import SiteRenderer
+from ..store.load_memo import LoadMemo
+
+
+class TreeStates:
+    """The loaded states one process keeps between builds, by spec root, templates and AVS results, each with the
+    fingerprint it was loaded at. Its owner is the MkDocs plugin object (site/memory.py); without one, a build
+    keeps nothing."""
+
+    def __init__(self) -> None:
+        self._states: dict[str, tuple[str, BuildState]] = {}
+
+    def get(self, key: str) -> tuple[str, BuildState] | None:
+        return self._states.get(key)
+
+    def put(self, key: str, stamp: str, state: BuildState) -> None:
+        self._states[key] = (stamp, state)
+
+    def clear(self) -> None:
+        self._states.clear()
+
+
+@dataclass
+class BuildState:
+    result: LoadResult
+    renderer: SiteRenderer | None
+    diagnostics: list = field(default_factory=list)
+    memo: LoadMemo = field(default_factory=LoadMemo)  # lent to the next load of the same root
+    lender: SiteRenderer | None = None  # without a renderer (errors): the last good one, for the next state
+    analysis: Analysis | None = None
+
+
+def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
+                avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
+                parallel: bool = False) -> BuildState:
+    """Analyse (or reuse) the tree of ``root`` and make its renderer; the renderer is None when validation found
+    errors.
+
+    Templates are not part of the fingerprint: the Jinja environment reloads a changed template by itself (and
+the renderer keys its reused pages by the templates' content). After a change, the new renderer reuses the
+previous one's page models and pages whose inputs are unchanged (render/pages.py). ``states`` is the owner's
+memory of earlier loads (None: load afresh, keep nothing). ``avs_run(catalog)`` (plugin option ``avs_examples:
+run``), when given instead of ``avs``, makes the AVS results of an error-free tree. With ``parallel`` (a first
+build, not a serving reload) a forked process makes the results of the tree every language shares while this one
+checks the tree (load_helper.py)."""
+    states = states if states is not None else TreeStates()
+    path = Path(root).resolve()
+    from ..model.frozen import canonical_sha256
+    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}"
+    stamp = fingerprint(path)
+    cached = states.get(key)
+    if cached and cached[0] == stamp:
+        return cached[1]
+    # lends its unchanged page models and pages (across failed states too: the fix of an error renders little)
+    previous = (cached[1].renderer or cached[1].lender) if cached else None
+    if previous is not None:
+        previous._previous = None  # keep one generation only
+    memo = cached[1].memo if cached else LoadMemo()
+    helpers: list = []
+
+    def started(catalog, tree):
+        from . import load_helper
+        helpers.append(load_helper.start(catalog, tree))
+        return lambda: helpers[0].semantics(meanwhile=True)
+    try:
+        analysis = analyse(path, memo, previous=cached[1].result.tree if cached else None, preread=preread,
+                           avs=avs, avs_run=avs_run, started=started if parallel else None)
+        renderer = None
+        if analysis.site is not None:
+            id_index = None
+            if helpers:  # (the id lookup of the search box, made once rather than once per language)
+                from ..render.id_index import id_index_json
+                id_index = id_index_json(analysis.catalog, analysis.site.examples)
+            renderer = SiteRenderer(analysis.site, templates_dir, previous=previous, id_index=id_index)
+            if helpers:
+                renderer.prepare(made=helpers[0].made())  # every page model, on both cores
+    finally:
+        for helper in helpers:
+            helper.close()
+    state = BuildState(analysis.result, renderer, list(analysis.diagnostics), memo,
+                       lender=None if renderer is not None else previous, analysis=analysis)
+    states.put(key, stamp, state)
+    return state
