@@ -48,12 +48,14 @@ def check_mkdocs_config(config) -> None:
         raise PluginError("pto-docs: the generated site needs use_directory_urls: true")
 
 
-def load(spec_root: str | os.PathLike, *, templates_dir: str | None = None, preread: dict | None = None,
-         states=None):
-    """The loaded tree and its renderer (render/build_state.py); ``states``, a render.build_state.TreeStates the
-    caller keeps, lets an unchanged tree be reused and a changed one be loaded incrementally."""
-    from .analysis.build_state import build_state
-    return build_state(spec_root, templates_dir, preread=preread, states=states)
+def load(spec_root: str | os.PathLike, *, memo=None, previous=None, preread: dict | None = None,
+         avs: Mapping | None = None, avs_run=None, started=None):
+    """The analysed tree (analysis.state.Analysis: the loaded tree, every diagnostic, the worked examples, the AVS
+    results and, for a tree without errors, the site data the pages are rendered from). ``memo`` and
+    ``previous`` (a store.LoadMemo and the last SpecTree of the same root) make a reload incremental; the other
+    options are analysis.state.analyse's."""
+    from .analysis.state import analyse
+    return analyse(spec_root, memo, previous=previous, preread=preread, avs=avs, avs_run=avs_run, started=started)
 
 
 def load_catalog(spec_root: str | os.PathLike) -> LoadResult:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..analysis.load import LoadResult
-from ..analysis.state import Analysis, analyse, fingerprint
+from ..analysis.state import Analysis, fingerprint
+from ..api import load as analyse
 from ..render.pages import SiteRenderer
 from ..store.load_memo import LoadMemo
 
@@ -81,7 +82,7 @@ checks the tree (load_helper.py)."""
         helpers.append(load_helper.start(catalog, tree))
         return lambda: helpers[0].semantics(meanwhile=True)
     try:
-        analysis = analyse(path, memo, previous=cached[1].result.tree if cached else None, preread=preread,
+        analysis = analyse(path, memo=memo, previous=cached[1].result.tree if cached else None, preread=preread,
                            avs=avs, avs_run=avs_run, started=started if parallel else None)
         renderer = None
         if analysis.site is not None:
