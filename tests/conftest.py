@@ -210,7 +210,7 @@ SLOW_FIRST = (
     "tests/executor/test_tcvt.py",
     "tests/test_package.py",
     "tests/site/test_cache.py",
-    "tests/test_semantics_check.py",
+    "tests/checks/test_semantics.py",
 )
 
 

@@ -77,7 +77,7 @@ def test_example_asm_findings_follow_record_edits_through_the_load_memo(tmp_path
     from pto_docs.checks.consistency import consistency_diagnostics
     from pto_docs.store.load_memo import LoadMemo
     root = tmp_path / "tree"
-    shutil.copytree(Path(__file__).resolve().parents[1] / "catalog", root)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "catalog", root)
     memo = LoadMemo()
 
     def asm_findings(previous=None):
@@ -106,7 +106,7 @@ def test_a_bundle_line_in_placeholders_with_a_wrong_shape_is_example_asm(tmp_pat
     from pto_docs.analysis.load import load_catalog
     from pto_docs.checks.examples import assembly_diagnostics
     root = tmp_path / "tree"
-    shutil.copytree(Path(__file__).resolve().parents[1] / "catalog", root)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "catalog", root)
     unit = root / TADD_PATH
     text = unit.read_text("utf-8")
     good = '"examples":["BSTART.VEC TADD, S32; '

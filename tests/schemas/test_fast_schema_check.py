@@ -36,7 +36,7 @@ from pto_docs.schemas.registry import (
     validator,
 )
 from pto_docs.store import validation_cache
-from tests.loader.test_schemas import BAD, GOOD
+from tests.schemas.test_schemas import BAD, GOOD
 
 REPO = Path(__file__).resolve().parents[2]
 RECORD_KINDS = sorted(set(RECORD_SCHEMAS.values()))

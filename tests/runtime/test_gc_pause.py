@@ -125,7 +125,7 @@ def test_loading_a_tree_and_linking_models_pause_full_collections(tmp_path, monk
     recording(load, "_load_units")
     recording(executor_asl, "load_model")
     recording(exec_model, "load_model")
-    catalog = load.load_catalog(Path(__file__).resolve().parent.parent / "catalog").catalog
+    catalog = load.load_catalog(Path(__file__).resolve().parents[2] / "catalog").catalog
     assert gc.get_threshold() == _own_thresholds
     executor_asl.AslBridge(avs_inputs(catalog).units, None, tmp_path / "asl")
     assert gc.get_threshold() == _own_thresholds

@@ -12,7 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _python(code: str, *args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pto_docs.model.codes import CODES
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EMITTERS = {"error", "warning"}
 
 

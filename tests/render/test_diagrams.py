@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from pto_docs.isa.encoding import encoding_for
 from pto_docs.render.diagrams import register_svg
-from tests.encoding._build import catalog, field, form, form_unit, tepl_carrier, tile
+from tests.isa._build import catalog, field, form, form_unit, tepl_carrier, tile
 
 SVG = "{http://www.w3.org/2000/svg}"
 

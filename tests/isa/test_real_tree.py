@@ -8,7 +8,7 @@ import pytest
 
 from pto_docs.isa.encoding import encoding_for, validate_form
 from pto_docs.render.diagrams import register_svg
-from tests.encoding._build import spec_checkout
+from tests.isa._build import spec_checkout
 
 pytestmark = pytest.mark.realtree
 

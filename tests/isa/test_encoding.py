@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pto_docs.isa.encoding import EncodingItem, encoding_for, validate_form, wavejson
-from tests.encoding._build import catalog, field, form, form_unit, tepl_carrier, tile, unit
+from tests.isa._build import catalog, field, form, form_unit, tepl_carrier, tile, unit
 
 
 def rows(word):

@@ -9,7 +9,7 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, String
 
 from pto_docs.render.asl_lexer import AslLexer
-from tests.encoding._build import spec_checkout
+from tests.isa._build import spec_checkout
 
 FIXTURE = """\
 // PTO-INSTRUCTION: {"id":"PTO-TILE-TDEMO","surface":"tile"}
