@@ -83,7 +83,7 @@ class Validation:
 def validate(spec_root: str | os.PathLike, *, strict: bool = False) -> Validation:
     """Load and check a tree. ``strict`` makes every warning an error. Raises ConfigProblem (one line, exit 2) for a
     spec root that is missing or unreadable."""
-    from .checks.examples import consistency_diagnostics
+    from .checks.consistency import consistency_diagnostics
     from .model.diagnostics import SpecRootError, count
     try:
         result = load_catalog(spec_root)
