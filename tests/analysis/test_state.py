@@ -12,7 +12,7 @@ SPEC_ROOT = Path(__file__).resolve().parents[2] / "catalog"
 
 
 def test_each_instruction_is_checked_by_the_executor_once_and_the_pages_check_nothing(monkeypatch, tmp_path):
-    from tests.test_examples_check import GOOD_EXAMPLE, TADD_PATH, tadd_tree
+    from tests.checks.test_examples import GOOD_EXAMPLE, TADD_PATH, tadd_tree
     root = tadd_tree(tmp_path, "DataType is one of S32, U32, FP32, S16, U16, FP16, or BF16.", GOOD_EXAMPLE)
     checked = []
     original = examples_module.check_unit
