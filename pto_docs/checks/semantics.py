@@ -35,6 +35,7 @@ from ..asl.errors import AslLimitError, located
 from ..asl.names import Names, closure, names
 from ..model.catalog import Catalog, Unit
 from ..model.diagnostics import Diagnostic, warning
+from ..store.memo import Memo
 
 FORMAT = 2  # 2: a witness over a limit of the interpreter is a verdict {"mnemonic", "limit"}
 SIGNED = ("S8", "S16", "S32", "S64")
@@ -108,7 +109,7 @@ def witness_case(target: Target, data_type: str) -> dict:
 
 # -- running the witnesses (cached by model) ------------------------------------------------------------------
 
-_VERDICTS: dict[str, list[dict]] = {}
+_VERDICTS = Memo(__name__, "the SEMANTICS-PROSE verdicts of a model, by model_key", limit=16)
 
 
 def model_key(catalog: Catalog) -> str:
@@ -162,12 +163,12 @@ def _digest(units, reached: frozenset[str], sha: dict, decoders) -> str:
     return digest.hexdigest()
 
 
-_LAST_KEY: dict[str, tuple] = {}  # the last model_key's inputs and result: owned by model_key
+_LAST_KEY = Memo(__name__, "the last model_key's inputs and result (model_key)")
 
 
 DECODERS = "@decoder@"
-_NAMES: dict[tuple[str, str | None], Names] = {}  # (unit path, sha256) -> its names: owned by model_key
-_DECODERS: dict[str, tuple[str, Names, str]] = {}  # decoder inputs -> (sha256, names, text) of the generated decoders
+_NAMES = Memo(__name__, "the ASL names of one unit, by (unit path, sha256) (model_key)")
+_DECODERS = Memo(__name__, "the generated decoders of a tree: decoder inputs -> (sha256, names, text)", limit=4)
 
 
 def _names(path: str, sha: str | None, text: str) -> Names:

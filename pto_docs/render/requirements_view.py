@@ -11,6 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..model.catalog import Catalog
+from ..store.memo import Memo
 from . import routes
 
 MAX_PER_PAGE = 250
@@ -41,17 +42,18 @@ def _place(cat: Catalog, rid: str) -> tuple[str, str, str]:
     return surface, segment, req.owner
 
 
-_MEMO: list[tuple[Catalog, tuple, dict]] = []  # (catalog, its pages, requirement id -> page src), newest last
+_MEMO = Memo(__name__, "the requirement pages of a catalog: id(catalog) -> (catalog, pages, requirement -> src)",
+             limit=4)
 
 
 def _memo(cat: Catalog) -> tuple[tuple[RequirementPage, ...], dict[str, str]]:
-    for known, pages, where in _MEMO:
-        if known is cat:
-            return pages, where
+    known = _MEMO.get(id(cat))
+    if known is not None and known[0] is cat:  # (the catalog is kept in the entry, so its id is not reused meanwhile)
+        return known[1], known[2]
     pages = _build(cat)
     where = {rid: page.src for page in pages for _owner, ids in page.owners for rid in ids}
-    _MEMO.append((cat, pages, where))
-    del _MEMO[:-4]
+    _MEMO.pop(id(cat), None)
+    _MEMO[id(cat)] = (cat, pages, where)
     return pages, where
 
 
