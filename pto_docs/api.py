@@ -19,7 +19,7 @@ from .model.diagnostics import Diagnostic
 from .sources.mkdocs_options import ConfigProblem
 
 __all__ = ["BuildFailed", "ConfigProblem", "SiteUpToDate", "Validation", "build_site", "load", "load_catalog",
-           "run_case", "run_trace", "validate"]
+           "needs_decoders", "run_avs", "run_case", "run_trace", "validate"]
 
 
 class BuildFailed(Exception):
@@ -103,11 +103,28 @@ def validate(spec_root: str | os.PathLike, *, strict: bool = False) -> Validatio
     return Validation(result, tuple(diags), counts)
 
 
+def run_avs(catalog, generated: str | None = None, **options) -> dict:
+    """Run the spec's AVS test points of a loaded, error-free tree on pto-docs' ASL interpreter and return the
+    ``pto-docs.avs.v1`` document: bridge.avs.run_tree_avs, the one orchestration and cache rule of
+    ``pto-docs avs`` and of the build's ``avs_examples: run``. ``generated``: the decoders the model links with
+    (None when it needs none: :func:`needs_decoders`); ``options``: cache_dir, pattern, kinds, profile, examples,
+    jobs, progress."""
+    from .bridge.avs import run_tree_avs
+    return run_tree_avs(catalog, generated, **options)
+
+
+def needs_decoders(catalog) -> bool:
+    """Whether the tree's ASL model links with generated decoders (generated:decoders)."""
+    from .bridge.avs import needs_decoders as needs
+    return needs(catalog)
+
+
 def run_case(case: Mapping, *, loaded: LoadResult | None = None, decoders=None, cache=None) -> dict:
     """Run one worked-example case and return its result document. A v1 case runs on the NumPy executor
     (executor.run_case, which raises executor.CaseError for a malformed case); a v2 case runs on the spec's ASL
-    model of ``loaded`` (a tree loaded without errors) with its generated ``decoders`` (bridge.exec_model; raises
-    bridge.exec_model.CaseProblem)."""
+    model of ``loaded`` (a tree loaded without errors) linked with its generated ``decoders``, under the
+    interpreter's memory cap (bridge.exec_model; raises bridge.exec_model.CaseProblem, also for a model that
+    cannot be linked). ``cache``: the checked parsed-model cache folder."""
     from .bridge.exec_model import CaseProblem, ModelRunner, check_case, is_v2
     if not is_v2(case):
         from .executor import run_case as run_v1
@@ -115,9 +132,14 @@ def run_case(case: Mapping, *, loaded: LoadResult | None = None, decoders=None, 
     check_case(case)
     if loaded is None:
         raise CaseProblem("a v2 case runs on a spec tree's ASL model: give the loaded tree", "/")
+    from .asl.harness import failure_text, memory_capped
     calls = (case["instruction"]["call"],) if "call" in case["instruction"] else ()
-    runner = ModelRunner(loaded.catalog, decoders, cache, case.get("profile", "ieee"), calls)
-    return runner.run(case)
+    with memory_capped():
+        try:
+            runner = ModelRunner(loaded.catalog, decoders, cache, case.get("profile", "ieee"), calls)
+        except Exception as exc:  # noqa: BLE001 - a model that cannot be linked, said with its position
+            raise CaseProblem(f"the tree's ASL model cannot be linked: {failure_text(exc)}", "/") from None
+        return runner.run(case)
 
 
 def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site_dir: str | None = None,

@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..bridge.avs import run_tree_avs
+    from ..api import run_avs
     from ..store.output_guard import OutputRefused, check_output_file
 
     if args.jobs is not None and args.jobs < 1:
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 2
     started = time.monotonic()
     progress = _progress(err, started) if not args.quiet and err.isatty() else None
-    doc = run_tree_avs(result.catalog, generated, cache_dir=cache, pattern=args.pattern, kinds=args.kinds,
+    doc = run_avs(result.catalog, generated, cache_dir=cache, pattern=args.pattern, kinds=args.kinds,
                        profile=args.profile, examples=args.examples, jobs=args.jobs, progress=progress)
     if progress is not None:
         err.write("\n")

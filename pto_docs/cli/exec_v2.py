@@ -24,7 +24,8 @@ def v2_runner(args, out: TextIO, err: TextIO):
 
 
 def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
-    from ..bridge.exec_model import CaseProblem, ModelRunner
+    from ..api import run_case
+    from ..bridge.exec_model import CaseProblem
     from .avs import decoders_for, load_with_cache
     loaded = load_with_cache(args, err, "exec", "the case was not run", tree_errors_exit=2)
     if isinstance(loaded, int):
@@ -33,15 +34,8 @@ def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
     generated = decoders_for(result.catalog, args.decoders, err)
     if generated is False:
         return 2
-    from ..asl.harness import failure_text, memory_capped
     try:
-        calls = (case["instruction"]["call"],) if "call" in case["instruction"] else ()
-        with memory_capped():
-            try:
-                runner = ModelRunner(result.catalog, generated, cache, case.get("profile", "ieee"), calls)
-            except Exception as exc:  # noqa: BLE001 - a model that cannot be linked, said with its position
-                raise CaseProblem(f"the tree's ASL model cannot be linked: {failure_text(exc)}", "/") from None
-            doc = runner.run(case)
+        doc = run_case(case, loaded=result, decoders=generated, cache=cache)
     except CaseProblem as exc:
         err.write(f"{name}:1:1: error[EXEC-CASE]: {exc} (at {exc.pointer})\n")
         return 2

@@ -155,7 +155,7 @@ class SiteBuild(PageEvents):
         profile = self.options.avs_profile
 
         def run(catalog):
-            from ..bridge.avs import needs_decoders, run_tree_avs
+            from ..api import needs_decoders, run_avs
             if generated is None and needs_decoders(catalog):
                 if self.locale is None:
                     log.info(f"{root}: the ASL model depends on generated:decoders and avs_decoders is not set: "
@@ -164,7 +164,7 @@ class SiteBuild(PageEvents):
             if self.locale is None:
                 current_progress().stage("running the AVS test points for the worked examples")
             with self.collections.suspended():  # the interpreter's pool processes collect as usual (gc_pause.py)
-                return run_tree_avs(catalog, generated, cache_dir=cache, profile=profile, examples=True)
+                return run_avs(catalog, generated, cache_dir=cache, profile=profile, examples=True)
         return run
 
     def templates_cache(self, config):
