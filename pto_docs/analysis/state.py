@@ -10,8 +10,6 @@ between two cores passes ``started``, which it calls with the loaded tree before
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,22 +43,6 @@ class Analysis:
     @property
     def errors(self) -> list:
         return [d for d in self.diagnostics if d.is_error]
-
-
-def fingerprint(root: Path) -> str:
-    """sha256 over every file's path, size and mtime under ``root`` (not its bytes): a changed tree changes it."""
-    digest = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git"))
-        for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
-            try:
-                st = os.stat(full)
-            except OSError:
-                continue
-            # (the name as the file system's bytes: one that is not UTF-8 is no error here)
-            digest.update(os.fsencode(full) + f"\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
 
 
 def worked_examples(catalog: Catalog, memo: LoadMemo | None = None) -> tuple:
@@ -134,5 +116,5 @@ def analyse(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree |
     return Analysis(result, tuple(diags), examples if not errors else None, avs, site, memo)
 
 
-__all__ = ["Analysis", "analyse", "fingerprint", "group_examples", "semantics_findings", "trace_report",
+__all__ = ["Analysis", "analyse", "group_examples", "semantics_findings", "trace_report",
            "worked_examples"]

@@ -8,8 +8,9 @@ from collections.abc import Iterable, Mapping
 
 from ..bridge import examples as bridge_examples
 from ..bridge.avs_examples import report_examples
+from ..store.atomic import atomic_write
 from ..trace.gate import PolicyError, exit_code
-from ..trace.lock import LockError, ReviewLock, atomic_write, lock_path, lock_text, read_lock
+from ..trace.lock import LockError, ReviewLock, lock_path, lock_text, read_lock
 from ..trace.report import build_report, findings_of, source_date, stamp_document
 from ..trace.run import TraceRun, configured_policy
 

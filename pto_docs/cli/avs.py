@@ -145,7 +145,7 @@ def _write_outputs(doc: dict, targets: list, args, out: TextIO, err: TextIO) -> 
     import json
 
     from ..asl.report import junit_xml
-    from ..trace.lock import atomic_write
+    from ..store.atomic import atomic_write
     data = {"json": (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
             "junit": junit_xml(doc).encode("utf-8")}
     pairs = [(t, data[kind]) for t, kind in zip(targets, [k for k, p in (("json", args.json_out),

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _write(path: str, data: bytes, out: TextIO) -> None:
-    from ..trace.lock import atomic_write
+    from ..store.atomic import atomic_write
     if path == "-":
         out.flush()
         stream = getattr(out, "buffer", None)

@@ -13,6 +13,7 @@ PARSED_AREAS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("examples", (".json", ".yaml", ".yml"), True),
 )
 ROOT_FILES = ("specification.toml",)
+LOCK_NAME = "pto-docs.review-lock.json"  # the review lock pto-docs trace --stamp writes at the root
 
 
 def unsafe_path_reason(rel: str) -> str | None:

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..analysis.load import LoadResult
-from ..analysis.state import Analysis, fingerprint
+from ..analysis.state import Analysis
 from ..api import load as analyse
 from ..render.pages import SiteRenderer
+from ..sources.digest import stat_fingerprint
 from ..store.load_memo import LoadMemo
 
 
@@ -66,7 +67,7 @@ checks the tree (load_helper.py)."""
     path = Path(root).resolve()
     from ..model.frozen import canonical_sha256
     key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}"
-    stamp = fingerprint(path)
+    stamp = stat_fingerprint(path)
     cached = states.get(key)
     if cached and cached[0] == stamp:
         return cached[1]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .tree import MAX_FILE_BYTES
 
-__all__ = ["hash_dir"]
+__all__ = ["hash_dir", "stat_fingerprint"]
 
 
 def hash_dir(digest, root: Path, label: str, keep: dict | None = None, skip: frozenset[str] = frozenset(),
@@ -114,3 +114,20 @@ def _file_digest(full: str, keep: dict | None) -> str:
     if keep is not None:
         keep[full] = (data, content)
     return content
+
+
+def stat_fingerprint(root: Path) -> str:
+    """sha256 over every file's path, size and mtime under ``root`` (not its bytes): a changed tree changes it. A
+    serving process compares it between reloads to reuse an unchanged tree's analysis (site/rendering.py)."""
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".git"))
+        for name in sorted(filenames):
+            full = os.path.join(dirpath, name)
+            try:
+                st = os.stat(full)
+            except OSError:
+                continue
+            # (the name as the file system's bytes: one that is not UTF-8 is no error here)
+            digest.update(os.fsencode(full) + f"\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..store.atomic import atomic_write as write_atomically
+from ..model.layout import LOCK_NAME
+from ..sources.review_lock import LockIsALink, lock_bytes
 
-LOCK_NAME = "pto-docs.review-lock.json"
 LOCK_SCHEMA = "pto-docs.review-lock.v1"
 ITEM_KINDS = ("units", "requirements", "tests", "adrs", "translations")
 
@@ -44,13 +44,17 @@ def lock_path(root: str | os.PathLike[str]) -> Path:
 
 
 def read_lock(root: str | os.PathLike[str]) -> ReviewLock | None:
-    """The tree's review lock, None when there is none. Raises LockError (bad content) or OSError (I/O)."""
-    path = lock_path(root)
-    if path.is_symlink():
-        raise LockError("the review lock is a symbolic link; it must be a regular file of the spec tree")
-    if not path.is_file():
-        return None
-    data = path.read_bytes()
+    """The tree's review lock (its bytes read by sources/review_lock.py), None when there is none. Raises LockError
+    (bad content, a link) or OSError (I/O)."""
+    try:
+        data = lock_bytes(root)
+    except LockIsALink as exc:
+        raise LockError(str(exc)) from None
+    return None if data is None else parse_lock(data)
+
+
+def parse_lock(data: bytes) -> ReviewLock:
+    """A review lock from the bytes of its file. Raises LockError (not UTF-8 JSON, not a valid lock)."""
     try:
         from ..schemas.strict_parse import loads_json
         doc = loads_json(data.decode("utf-8"))
@@ -80,18 +84,3 @@ def validate_lock(doc: Any) -> list[str]:
 
 def lock_text(doc: Mapping[str, Any]) -> str:
     return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def write_lock(root: str | os.PathLike[str], doc: Mapping[str, Any]) -> Path:
-    path = lock_path(root)
-    atomic_write(path, lock_text(doc).encode("utf-8"))
-    return path
-
-
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write to a temporary file in the same directory, fsync it, then rename over the target (the one atomic
-    write of pto-docs, store.atomic.atomic_write: never through a link planted at the temporary name).
-
-    A failure at any point leaves the previous file untouched and no temporary file behind.
-    """
-    write_atomically(path, data, mode=0o644, durable=True)

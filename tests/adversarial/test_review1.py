@@ -102,7 +102,7 @@ def _run_without_traceback(*argv: str) -> tuple[int, str]:
 
 def test_R4_a_non_utf8_file_name_anywhere_is_no_traceback_in_build(tree, tmp_path):
     """R4 (medium): a file name with a byte that is not UTF-8 (git stores it) anywhere under the root:
-    UnicodeEncodeError traceback in `pto-docs build` (render/build_state.py fingerprint)."""
+    UnicodeEncodeError traceback in `pto-docs build` (render/build_state.py fingerprint, now sources/digest.py stat_fingerprint)."""
     with open(os.fsencode(tree) + b"/notes-\xff.txt", "wb") as fh:
         fh.write(b"x")
     code, err = _run_without_traceback("build", str(tree), "--site-dir", str(tmp_path / "site"), "-q", "--no-cache")

@@ -10,8 +10,9 @@ import pytest
 
 from pto_docs.analysis.load import load_catalog
 from pto_docs.schemas.registry import validator
+from pto_docs.store.atomic import atomic_write
 from pto_docs.trace import build_report, report_bytes, report_markdown
-from pto_docs.trace.lock import LOCK_NAME, atomic_write
+from pto_docs.trace.lock import LOCK_NAME
 
 from .conftest import codes
 
