@@ -21,7 +21,7 @@ from .parser import parse
 
 UNIT_PREFIXES = ("// PTO-UNIT: ", "// PTO-INSTRUCTION: ")
 DECODER_NODE = "generated:decoders"
-CACHE_FORMAT = "pto-docs-asl-model-2"
+CACHE_FORMAT = "pto-docs-asl-model-3"  # 3: nodes of syntax.py (2: plain tuples)
 VALIDATION_FUNC = re.compile(r"^func (Validate[A-Za-z0-9_]+)\(\)\n.*?^end;\n", re.MULTILINE | re.DOTALL)
 
 
@@ -121,7 +121,7 @@ def _parser_digest() -> bytes:
     process: the code a process runs does not change under it)."""
     here = Path(__file__).parent
     h = hashlib.sha256()
-    for name in ("lexer.py", "parser.py", "parse_expr.py", "parse_stmt.py", "values.py"):
+    for name in ("keywords.py", "lexer.py", "parser.py", "parse_expr.py", "parse_stmt.py", "syntax.py", "values.py"):
         h.update((here / name).read_bytes())
     return h.digest()
 
