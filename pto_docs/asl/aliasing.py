@@ -29,8 +29,8 @@ class GlobalWrites:
         out: set = set()
         calls: set = set()
         for f in self.program.functions.get(fname, ()):
-            _, _, _, _, _, params, args, _, body, _, _ = f.decl
-            local = [n for n, _ in params] + [n for n, _ in args]
+            body = f.decl.body
+            local = [a.name for a in f.decl.params] + [a.name for a in f.decl.args]
             _declared_names(body, local)
             roots: set = set()
             _assigned_roots(body, roots)
@@ -46,12 +46,12 @@ class GlobalWrites:
 
 def global_roots(e, locals_, globals_) -> list[str]:
     """The globals an argument expression's value may be part of (a path read, or either branch of ``if``)."""
-    tag = e[0]
+    tag = e.tag
     if tag == "var":
-        name = e[2]
+        name = e.name
         return [name] if name not in locals_ and name in globals_ else []
     if tag in ("field", "aget", "fields"):
-        return global_roots(e[2], locals_, globals_)
+        return global_roots(e.base, locals_, globals_)
     if tag == "if":
-        return global_roots(e[3], locals_, globals_) + global_roots(e[4], locals_, globals_)
+        return global_roots(e.then, locals_, globals_) + global_roots(e.other, locals_, globals_)
     return []

@@ -140,12 +140,12 @@ class Session:
             self._restore()
             decls = parse(point.text, point.path)
             code = "\n".join(line.split("//", 1)[0] for line in point.text.splitlines())
-            helpers = {d[2] for d in decls if d[0] == "func"}
+            helpers = {d.name for d in decls if d.tag == "func"}
             for name in sorted(set(VALIDATION_CALL.findall(code)) - helpers):
                 decls = self._validation(name) + decls
-            self.added_names = {d[2] for d in decls if d[0] == "func"}
+            self.added_names = {d.name for d in decls if d.tag == "func"}
             self.program.add(decls)
-            new_globals = [d for d in decls if d[0] == "global"]
+            new_globals = [d for d in decls if d.tag == "global"]
             if self.probe is not None:
                 self.probe.clear()
             result = run_in_big_stack(self._go, new_globals)

@@ -47,8 +47,8 @@ class Function:
     def __init__(self, decl, program, pyname):
         self.decl = decl
         self.program = program
-        self.arity = len(decl[5]) + len(decl[6])
-        self.arg_types = [t for _, t in decl[5]] + [t for _, t in decl[6]]
+        self.arity = len(decl.params) + len(decl.args)
+        self.arg_types = [a.ty for a in decl.params] + [a.ty for a in decl.args]
         self.signature = tuple(_coarse(t) for t in self.arg_types)
         self.pyname = pyname
         ns = program.ns
@@ -69,85 +69,79 @@ def _coarse(ty):
     """A position-free summary of a declared type, enough to tell overloads apart."""
     if ty is None:
         return None
-    if ty[0] == "named":
-        return ty[1]
-    if ty[0] == "tuple":
-        return tuple(_coarse(t) for t in ty[1])
-    return ty[0]
+    if ty.tag == "named":
+        return ty.name
+    if ty.tag == "tuple":
+        return tuple(_coarse(t) for t in ty.items)
+    return ty.tag
 
 
 def _declared_names(stmts, out, owned_only: bool = False):
     """The local names the statements declare; with ``owned_only`` only those of ``var``/``let``/``constant``
     declarations, whose aggregates the frame owns (every value bound to them is a copy or a fresh value)."""
     for s in stmts:
-        tag = s[0]
+        tag = s.tag
         if tag == "decl":
-            if isinstance(s[3], str):
-                out.append(s[3])
+            if isinstance(s.target, str):
+                out.append(s.target)
             elif not owned_only:  # (a tuple's parts are not copied: copy_value keeps tuples as they are)
-                out.extend(n for n in s[3] if n is not None)
+                out.extend(n for n in s.target if n is not None)
         elif tag == "vars":
-            out.extend(s[2])
+            out.extend(s.names)
         elif tag == "for":
             if not owned_only:
-                out.append(s[2])
-            _declared_names(s[7], out, owned_only)
+                out.append(s.name)
+            _declared_names(s.body, out, owned_only)
         elif tag == "if":
-            _declared_names(s[3], out, owned_only)
-            _declared_names(s[4], out, owned_only)
+            _declared_names(s.then, out, owned_only)
+            _declared_names(s.other, out, owned_only)
         elif tag == "case":
-            for alt in s[3]:
-                _declared_names(alt[3], out, owned_only)
-            if s[4]:
-                _declared_names(s[4], out, owned_only)
-        elif tag in ("while",):
-            _declared_names(s[4], out, owned_only)
-        elif tag == "repeat":
-            _declared_names(s[2], out, owned_only)
+            for alt in s.alts:
+                _declared_names(alt.body, out, owned_only)
+            if s.otherwise:
+                _declared_names(s.otherwise, out, owned_only)
+        elif tag == "while" or tag == "repeat":
+            _declared_names(s.body, out, owned_only)
         elif tag == "try":
-            _declared_names(s[2], out, owned_only)
-            for name, _, body in s[3]:
-                if name and not owned_only:
-                    out.append(name)
-                _declared_names(body, out, owned_only)
-            if s[4]:
-                _declared_names(s[4], out, owned_only)
+            _declared_names(s.body, out, owned_only)
+            for catcher in s.catchers:
+                if catcher.name and not owned_only:
+                    out.append(catcher.name)
+                _declared_names(catcher.body, out, owned_only)
+            if s.otherwise:
+                _declared_names(s.otherwise, out, owned_only)
 
 
 def _assigned_roots(stmts, out):
     """Names at the root of an assignment target anywhere in the statement list."""
     for s in stmts:
-        tag = s[0]
+        tag = s.tag
         if tag == "assign":
-            stack = [s[2]]
+            stack = [s.target]
             while stack:
                 x = stack.pop()
-                if x[0] == "lvar":
-                    out.add(x[1])
-                elif x[0] == "ltuple":
-                    stack.extend(x[1])
-                elif x[0] != "ldiscard":
-                    stack.append(x[1])
+                if x.tag == "lvar":
+                    out.add(x.name)
+                elif x.tag == "ltuple":
+                    stack.extend(x.items)
+                elif x.tag != "ldiscard":
+                    stack.append(x.base)
         elif tag == "if":
-            _assigned_roots(s[3], out)
-            _assigned_roots(s[4], out)
+            _assigned_roots(s.then, out)
+            _assigned_roots(s.other, out)
         elif tag == "case":
-            for alt in s[3]:
-                _assigned_roots(alt[3], out)
-            if s[4]:
-                _assigned_roots(s[4], out)
-        elif tag == "for":
-            _assigned_roots(s[7], out)
-        elif tag == "while":
-            _assigned_roots(s[4], out)
-        elif tag == "repeat":
-            _assigned_roots(s[2], out)
+            for alt in s.alts:
+                _assigned_roots(alt.body, out)
+            if s.otherwise:
+                _assigned_roots(s.otherwise, out)
+        elif tag == "for" or tag == "while" or tag == "repeat":
+            _assigned_roots(s.body, out)
         elif tag == "try":
-            _assigned_roots(s[2], out)
-            for _, _, body in s[3]:
-                _assigned_roots(body, out)
-            if s[4]:
-                _assigned_roots(s[4], out)
+            _assigned_roots(s.body, out)
+            for catcher in s.catchers:
+                _assigned_roots(catcher.body, out)
+            if s.otherwise:
+                _assigned_roots(s.otherwise, out)
 
 
 @contextmanager
@@ -172,7 +166,7 @@ class Program:
         self.enum_label_index: dict[str, int] = {}
         self.functions: dict[str, list[Function]] = {}
         self.global_index: dict[str, int] = {}
-        self.global_decls: list[tuple] = []
+        self.global_decls: list = []  # syntax.Global nodes
         self.G: list = []
         self._initial: list | None = None
         self._copy_cost: list[int] = []  # per global of ``initial``: values.copy_cost
@@ -195,19 +189,19 @@ class Program:
     # declarations -----------------------------------------------------------------------------
     def add(self, decls):
         for d in decls:
-            tag = d[0]
+            tag = d.tag
             if tag == "type":
-                self.types.declare(d[2], d[3])
-                self.bitfields.note(d[3])
-                if d[3] is not None and d[3][0] == "enum":
-                    for i, label in enumerate(d[3][1]):
+                self.types.declare(d.name, d.ty)
+                self.bitfields.note(d.ty)
+                if d.ty is not None and d.ty.tag == "enum":
+                    for i, label in enumerate(d.ty.labels):
                         self.enum_label_index[label] = i
             elif tag == "global":
-                self.bitfields.note(d[4])
-                if d[2] in ("constant", "let"):
-                    self.constant_names.add(d[3])
-                if d[3] not in self.global_index:
-                    self.global_index[d[3]] = len(self.G)
+                self.bitfields.note(d.ty)
+                if d.kind in ("constant", "let"):
+                    self.constant_names.add(d.name)
+                if d.name not in self.global_index:
+                    self.global_index[d.name] = len(self.G)
                     self.G.append(None)
                 self.global_decls.append(d)
             elif tag == "func":
@@ -216,11 +210,11 @@ class Program:
     def _add_function(self, d):
         self.fn_counter += 1
         self.global_writes.memo.clear()
-        fn = Function(d, self, f"F{self.fn_counter}_{d[2]}")
-        bucket = self.functions.setdefault(d[2], [])
+        fn = Function(d, self, f"F{self.fn_counter}_{d.name}")
+        bucket = self.functions.setdefault(d.name, [])
         for i, other in enumerate(bucket):
             if other.arity == fn.arity and other.signature == fn.signature:
-                if other.decl[4] == "implementation" and d[4] == "impdef":
+                if other.decl.override == "implementation" and d.override == "impdef":
                     return
                 bucket[i] = fn
                 return
@@ -246,7 +240,7 @@ class Program:
         comp = ExprCompiler(self, {})
         frame = [None]
         for d in decls if decls is not None else initialisation_order(self.global_decls, self.functions):
-            _, _, kind, name, ty, init = d
+            name, ty, init = d.name, d.ty, d.init
             with _naming_global(name):
                 if init is not None:
                     value = comp.rhs(init)(frame)
@@ -258,7 +252,7 @@ class Program:
 
     def initialize_one(self, d):
         """Add and evaluate one global declared after the model's (a test file's own global)."""
-        _, _, kind, name, ty, init = d
+        name, ty, init = d.name, d.ty, d.init
         comp = ExprCompiler(self, {})
         with _naming_global(name):
             if init is not None:
@@ -344,8 +338,8 @@ class Program:
     def compile_python(self, fn: Function):
         """Generate, compile and return the Python function for ``fn``."""
         d = fn.decl
-        _, pos, name, _, _, params, args, ret, body, _, loc = d
-        names = [n for n, _ in params] + [n for n, _ in args]
+        name, params, args, body, loc = d.name, d.params, d.args, d.body, d.loc
+        names = [a.name for a in params] + [a.name for a in args]
         locals_: list[str] = []
         _declared_names(body, locals_)
         gen = StmtGen(self, set(names) | set(locals_))
@@ -355,8 +349,8 @@ class Program:
         _declared_names(body, owned, owned_only=True)
         # returned without a copy: the declared locals and the parameters copied on entry (below)
         gen.owned = set(owned) | {n for n in names if n in mutated}
-        for n, ty in params + args:
-            gen.note_type(n, ty)
+        for a in params + args:
+            gen.note_type(a.name, a.ty)
         gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
         gen._budget(1, f"{loc}: in {name}")
         for n in names:
@@ -456,7 +450,7 @@ class Program:
     def _overload_chooser(self, fitting, comp):
         def matches(ty, v):
             ty = self.types.resolve(ty)
-            t = ty[0]
+            t = ty.tag
             if t == "int":
                 return type(v) is int
             if t == "bool":
@@ -464,9 +458,9 @@ class Program:
             if t == "bits":
                 return type(v) is BV
             if t == "enum":
-                return type(v) is str and v in ty[1]
+                return type(v) is str and v in ty.labels
             if t in ("record", "exception"):
-                return type(v) is dict and list(v) == [n for n, _ in ty[1]]
+                return type(v) is dict and list(v) == [f.name for f in ty.fields]
             return True
 
         def choose(vals):
@@ -483,7 +477,7 @@ class Program:
         if type(value) is dict:
             fields = set(value)
             found = [n for n, ty in self.types.decls.items()
-                     if ty[0] == "exception" and {f for f, _ in ty[1]} == fields]
+                     if ty.tag == "exception" and {f.name for f in ty.fields} == fields]
             if len(found) == 1:
                 return found[0]
         return "exception"
