@@ -140,13 +140,13 @@ class ModelRunner:
     def _word_width(self, entry: str) -> int:
         fn = self.program.functions[entry][0]
         ty = fn.arg_types[0] if fn.arg_types else None
-        if ty is None or ty[0] != "bits":
+        if ty is None or ty.tag != "bits":
             raise CaseProblem(f"{entry}'s first operand is not a bitvector", "/instruction")
-        width = ty[1]
-        if width[0] == "lit":  # ("lit", position, value)
-            return int(width[2])
-        if width[0] == "var" and width[2] in self.program.global_index:
-            return int(self.program.G[self.program.global_index[width[2]]])
+        width = ty.width
+        if width.tag == "lit":
+            return int(width.value)
+        if width.tag == "var" and width.name in self.program.global_index:
+            return int(self.program.G[self.program.global_index[width.name]])
         raise CaseProblem(f"cannot tell the width of {entry}'s operand", "/instruction")
 
     def _run(self, case: Mapping) -> dict[str, Any]:
@@ -160,7 +160,7 @@ class ModelRunner:
                 instruction = {**instruction, "asm": parts[0]}
         program, probe = self.program, self.session.probe
         entry, arguments, decoded = self._entry(instruction)
-        returns = program.functions[entry][0].decl[7] is not None
+        returns = program.functions[entry][0].decl.ret is not None
         call = f"let __pto_docs_result = {entry}({arguments});" if returns else f"{entry}({arguments});"
         self.begin(case, [call])
         status, message = "ok", ""
@@ -213,13 +213,13 @@ class ModelRunner:
             decls = parse(text, "<case>")
         except AslSyntaxError as exc:
             raise CaseProblem(f"the setup is not ASL: {exc}", "/setup") from None
-        made = [d[2] if d[0] == "func" else d[0] for d in decls]
+        made = [d.name if d.tag == "func" else d.tag for d in decls]
         wanted = ["__pto_docs_setup", "__pto_docs_instruction", "__pto_docs_read"] if calls else \
             ["__pto_docs_setup", "__pto_docs_read"]
         if made != wanted:  # a setup line or a read expression that closes its subprogram and declares its own
             raise CaseProblem("the setup and the read expressions must be ASL statements and expressions only; "
                               "they may not end the subprogram they are run in or declare anything", "/setup")
-        session.added_names = {d[2] for d in decls if d[0] == "func"}
+        session.added_names = {d.name for d in decls if d.tag == "func"}
         if session.added_names & {f for f in session.base_functions}:
             raise CaseProblem("the setup declares a subprogram of the model", "/setup")
         program.add(decls)

@@ -119,9 +119,7 @@ class Parser:
         decls = []
         while self.peek() != "EOF":
             d = self.decl()
-            if d[0] == "pragma":
-                continue
-            if d[0] in ("accessor", "many"):
+            if type(d) is tuple:  # the parser's own groups: ("pragma", pos), ("accessor" or "many", pos, *decls)
                 decls.extend(d[2:])
             else:
                 decls.append(d)

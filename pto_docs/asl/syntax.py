@@ -5,7 +5,9 @@ kind's word (``"call"``, ``"if"``, ``"lvar"`` …): code dispatches on ``node.ta
 shape in different places (the ``if`` expression and the ``if`` statement) the context tells them apart. The
 tag is given by the class: ``Call(pos, name, params, args)``. Expressions and statements carry ``pos``, the
 offset of their first token in the source text; statements that may fail at run time also carry ``loc``, the
-``path:line:col`` text of their diagnostics. Read a node by its field names, never by position.
+``path:line:col`` text of their diagnostics. A node is read by its field names: indexing one (``node[2]``)
+raises TypeError, so a positional read cannot creep back in (iterating one, as a walk over the whole tree
+does, still works).
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ def _reduce(self):
     return _new, (type(self), tuple(self))
 
 
+def _positional(self, index):
+    raise TypeError(f"a {type(self).__name__} node is read by field name, not by position ([{index!r}])")
+
+
 def _node(name: str, tag: str | None, fields: str, doc: str):
     """A named-tuple class ``name`` with ``fields`` (after ``tag`` when the kind has one)."""
     names = fields.split()
@@ -32,7 +38,7 @@ def _node(name: str, tag: str | None, fields: str, doc: str):
     constructor = namespace["__new__"]
     constructor.__qualname__ = f"{name}.__new__"
     return type(name, (base,), {"__slots__": (), "__doc__": doc, "__module__": __name__, "__new__": constructor,
-                                "__reduce__": _reduce})
+                                "__reduce__": _reduce, "__getitem__": _positional})
 
 
 # -- declarations ------------------------------------------------------------------------------------
