@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .parser import parse
+from .syntax import collections_paused
 
 UNIT_PREFIXES = ("// PTO-UNIT: ", "// PTO-INSTRUCTION: ")
 DECODER_NODE = "generated:decoders"
@@ -163,7 +164,8 @@ def _read_pickle(cache: ParsedCache, entry: str):
     if payload is None:
         return None
     try:
-        fmt, value = pickle.loads(payload)
+        with collections_paused():
+            fmt, value = pickle.loads(payload)
     except Exception:  # noqa: BLE001 - authentic but of another parser or Python: parsed again and replaced
         return None
     return value if fmt == CACHE_FORMAT else None

@@ -50,6 +50,7 @@ from .syntax import (
     Typed,
     TypeDecl,
     Unary,
+    collections_paused,
 )
 from .values import BV
 
@@ -539,7 +540,8 @@ def real_literal(text: str) -> Fraction:
 def parse(text: str, path: str = "<string>") -> list:
     parser = Parser(text, path)
     try:
-        return parser.parse_spec()
+        with collections_paused():
+            return parser.parse_spec()
     except RecursionError:  # a last resort: MAX_NESTING is met first
         parser.error("nested too deeply")
 
