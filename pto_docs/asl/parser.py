@@ -538,12 +538,12 @@ def real_literal(text: str) -> Fraction:
 
 
 def parse(text: str, path: str = "<string>") -> list:
-    parser = Parser(text, path)
-    try:
-        with collections_paused():
+    with collections_paused():  # (syntax.py: a tree makes no reference cycles)
+        parser = Parser(text, path)
+        try:
             return parser.parse_spec()
-    except RecursionError:  # a last resort: MAX_NESTING is met first
-        parser.error("nested too deeply")
+        except RecursionError:  # a last resort: MAX_NESTING is met first
+            parser.error("nested too deeply")
 
 
 __all__ = ["AslSyntaxError", "BV", "Parser", "parse"]

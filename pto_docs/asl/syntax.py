@@ -1,6 +1,6 @@
 """The ASL syntax tree: one named class per node kind, built by the parser only.
 
-Each class is a named tuple (cheap to build, compare and pickle). A tagged node's first field, ``tag``, is the
+Each class is a tuple with named fields (cheap to build, compare and pickle). A tagged node's first field, ``tag``, is the
 kind's word (``"call"``, ``"if"``, ``"lvar"`` …): code dispatches on ``node.tag``, where two kinds share a
 shape in different places (the ``if`` expression and the ``if`` statement) the context tells them apart. The
 tag is given by the class: ``Call(pos, name, params, args)``. Expressions and statements carry ``pos``, the
@@ -13,7 +13,6 @@ does, still works).
 from __future__ import annotations
 
 import gc
-from collections import namedtuple
 from contextlib import contextmanager
 
 _new = tuple.__new__
@@ -35,28 +34,44 @@ def collections_paused():
         gc.enable()
 
 
-def _reduce(self):
-    # pickled as (class, plain tuple) and rebuilt by tuple.__new__: a cached tree is read back without a
-    # Python-level constructor call per node
-    return _new, (type(self), tuple(self))
-
-
 def _positional(self, index):
     raise TypeError(f"a {type(self).__name__} node is read by field name, not by position ([{index!r}])")
 
 
+def _repr(self):
+    return f"{type(self).__name__}({', '.join(f'{f}={v!r}' for f, v in zip(self._fields, tuple.__iter__(self)))})"
+
+
+def _field(index: int):
+    try:
+        from collections import _tuplegetter  # CPython's C-level field of a named tuple
+        return _tuplegetter(index, None)
+    except ImportError:  # pragma: no cover - another Python
+        return property(lambda self: tuple.__getitem__(self, index))
+
+
+class _NodeClass(type):
+    """The type of a node class. Calling the class builds a node from its fields (``Call(pos, name, params,
+    args)``, the tag added): that is this type's ``__call__``, made for each class with the class's own
+    parameters. The class keeps tuple's own ``__new__``, so unpickling a node is one call of C code (a
+    constructor written in Python made reading a cached tree several times slower)."""
+
+
 def _node(name: str, tag: str | None, fields: str, doc: str):
-    """A named-tuple class ``name`` with ``fields`` (after ``tag`` when the kind has one)."""
+    """A node class ``name``: a tuple of ``tag`` (when the kind has one) and ``fields``, read by field name."""
     names = fields.split()
-    base = namedtuple(name, (["tag"] if tag is not None else []) + names, module=__name__)
+    all_fields = (["tag"] if tag is not None else []) + names
     params = "".join(", " + n for n in names)
     items = (repr(tag) + ", " if tag is not None else "") + "".join(n + ", " for n in names)
     namespace = {"_new": _new}
-    exec(f"def __new__(_cls{params}):\n    return _new(_cls, ({items}))", namespace)  # noqa: S102 - fixed text
-    constructor = namespace["__new__"]
-    constructor.__qualname__ = f"{name}.__new__"
-    return type(name, (base,), {"__slots__": (), "__doc__": doc, "__module__": __name__, "__new__": constructor,
-                                "__reduce__": _reduce, "__getitem__": _positional})
+    exec(f"def __call__(_cls{params}):\n    return _new(_cls, ({items}))", namespace)  # noqa: S102 - fixed text
+    maker = namespace["__call__"]
+    maker.__qualname__ = f"{name}.__call__"
+    meta = type(f"{name}Class", (_NodeClass,), {"__call__": maker, "__module__": __name__})
+    body = {"__slots__": (), "__doc__": doc, "__module__": __name__, "_fields": tuple(all_fields),
+            "__getitem__": _positional, "__repr__": _repr}
+    body.update((field, _field(i)) for i, field in enumerate(all_fields))
+    return meta(name, (tuple,), body)
 
 
 # -- declarations ------------------------------------------------------------------------------------
