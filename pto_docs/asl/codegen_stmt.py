@@ -269,7 +269,8 @@ class StmtGen(CodeGen):
         """``x.f = v`` where ``f`` may name a bitfield: a bitvector holder gets a new value, a record changes."""
         holder_lv = lv.base
         if holder_lv.tag not in ("lvar", "lfield", "laget"):
-            raise AslCompileError(f"unsupported assignment target {holder_lv.tag}.{lv.name if lv.tag == 'lfield' else lv.names}")
+            named = lv.name if lv.tag == "lfield" else lv.names
+            raise AslCompileError(f"unsupported assignment target {holder_lv.tag}.{named}")
         tmp = self.new_tmp()
         self.emit(d, f"{tmp} = {value}")
         setter = (f"_fldset({{}}, {lv.name!r}, {tmp})" if lv.tag == "lfield"

@@ -1,9 +1,9 @@
 """The ASL syntax tree: one named class per node kind, built by the parser only.
 
-Each class is a tuple with named fields (cheap to build, compare and pickle). A tagged node's first field, ``tag``, is the
-kind's word (``"call"``, ``"if"``, ``"lvar"`` …): code dispatches on ``node.tag``, where two kinds share a
-shape in different places (the ``if`` expression and the ``if`` statement) the context tells them apart. The
-tag is given by the class: ``Call(pos, name, params, args)``. Expressions and statements carry ``pos``, the
+Each class is a tuple with named fields (cheap to build, compare and pickle). A tagged node's first field,
+``tag``, is the kind's word (``"call"``, ``"if"``, ``"lvar"`` …): code dispatches on ``node.tag``; where two
+kinds share a word in different places (the ``if`` expression and the ``if`` statement) the context tells them
+apart. The tag is given by the class: ``Call(pos, name, params, args)``. Expressions and statements carry ``pos``, the
 offset of their first token in the source text; statements that may fail at run time also carry ``loc``, the
 ``path:line:col`` text of their diagnostics. A node is read by its field names: indexing one (``node[2]``)
 raises TypeError, so a positional read cannot creep back in (iterating one, as a walk over the whole tree
@@ -22,7 +22,7 @@ _new = tuple.__new__
 def collections_paused():
     """No garbage collection while a tree is built (parsed or unpickled). A node, unlike a plain tuple, stays in
     the collector's sight for good, so collections while hundreds of thousands of them are made walk them
-    again and again: unpickling pto-spec's parsed validation entry points took 10 times as long. Building a
+    again and again: unpickling pto-spec's parsed validation entry points took 8 times as long. Building a
     tree makes no reference cycles, so nothing is left for a later collection to find."""
     if not gc.isenabled():
         yield
