@@ -11,6 +11,7 @@ nothing, so a subprogram of a mutually recursive group can miss a write of anoth
 from __future__ import annotations
 
 from .global_order import _uses
+from .statement_names import assigned_roots, declared_names
 
 
 class GlobalWrites:
@@ -22,18 +23,16 @@ class GlobalWrites:
         found = self.memo.get(fname)
         if found is not None:
             return found
-        from .program import _assigned_roots, _declared_names
-
         self.memo[fname] = frozenset()  # provisional, for recursion
         glob = self.program.global_index
         out: set = set()
         calls: set = set()
         for f in self.program.functions.get(fname, ()):
-            _, _, _, _, _, params, args, _, body, _, _ = f.decl
-            local = [n for n, _ in params] + [n for n, _ in args]
-            _declared_names(body, local)
+            body = f.decl.body
+            local = [a.name for a in f.decl.params] + [a.name for a in f.decl.args]
+            declared_names(body, local)
             roots: set = set()
-            _assigned_roots(body, roots)
+            assigned_roots(body, roots)
             own = set(local)
             out |= {r for r in roots if r in glob and r not in own}
             _uses(body, set(), calls)
@@ -46,12 +45,12 @@ class GlobalWrites:
 
 def global_roots(e, locals_, globals_) -> list[str]:
     """The globals an argument expression's value may be part of (a path read, or either branch of ``if``)."""
-    tag = e[0]
+    tag = e.tag
     if tag == "var":
-        name = e[2]
+        name = e.name
         return [name] if name not in locals_ and name in globals_ else []
     if tag in ("field", "aget", "fields"):
-        return global_roots(e[2], locals_, globals_)
+        return global_roots(e.base, locals_, globals_)
     if tag == "if":
-        return global_roots(e[3], locals_, globals_) + global_roots(e[4], locals_, globals_)
+        return global_roots(e.then, locals_, globals_) + global_roots(e.other, locals_, globals_)
     return []

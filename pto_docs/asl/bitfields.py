@@ -26,25 +26,24 @@ class Bitfields:
 
     def note(self, ty):
         """Remember the bitfields in a declared type (also inside records, arrays and tuples)."""
-        if not isinstance(ty, tuple) or not ty:
-            return
-        if ty[0] == "bits" and len(ty) > 2 and ty[2]:
-            self.declared.append((ty[1], ty[2]))
-            self._names(ty[2])
-        elif ty[0] in ("record", "exception"):
-            for _, t in ty[1]:
-                self.note(t)
-        elif ty[0] == "array":
-            self.note(ty[2])
-        elif ty[0] == "tuple":
-            for t in ty[1]:
+        tag = getattr(ty, "tag", None)  # (None: no type given)
+        if tag == "bits" and ty.fields:
+            self.declared.append((ty.width, ty.fields))
+            self._names(ty.fields)
+        elif tag in ("record", "exception"):
+            for field in ty.fields:
+                self.note(field.ty)
+        elif tag == "array":
+            self.note(ty.elem)
+        elif tag == "tuple":
+            for t in ty.items:
                 self.note(t)
 
     def _names(self, fields):
-        for name, _slices, sub in fields:
-            self.names.add(name)
-            if sub:
-                self._names(sub)
+        for field in fields:
+            self.names.add(field.name)
+            if field.sub:
+                self._names(field.sub)
 
     def special(self, name: str) -> bool:
         return name in self.names or ITEM.match(name) is not None
@@ -61,8 +60,9 @@ class Bitfields:
         return self._table
 
     def _add(self, table, comp, width, fields):
-        for name, slices, sub in fields:
-            parts = [tuple(p) for p in comp.slices(slices)([None])]
+        for field in fields:
+            name, sub = field.name, field.sub
+            parts = [tuple(p) for p in comp.slices(field.slices)([None])]
             by_width = table.setdefault(name, {})
             if by_width.get(width, parts) != parts:
                 by_width[width] = None  # two declarations disagree: ambiguous

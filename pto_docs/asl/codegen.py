@@ -14,6 +14,7 @@ from .errors import AslCompileError
 from .limits import MAX_BITS
 from .operators import BINARY, UNARY
 from .stdlib import PRIMITIVES
+from .syntax import NamedType
 from .values import BV
 
 NATIVE_BINARY = {"+": "+", "-": "-", "AND": "&", "OR": "|", "XOR": "^", "EOR": "^",
@@ -55,11 +56,11 @@ class CodeGen:
     # -- constant evaluation -----------------------------------------------------------------------
     def value(self, e):
         """The value of a constant expression, or _NO."""
-        tag = e[0]
+        tag = e.tag
         if tag == "lit":
-            return e[2]
+            return e.value
         if tag == "var":
-            name = e[2]
+            name = e.name
             if name in self.locals:
                 return _NO
             prog = self.program
@@ -69,20 +70,20 @@ class CodeGen:
             if name in prog.enum_label_index and name not in prog.global_index:
                 return name
             return _NO
-        if tag == "bin" and e[2] in BINARY:
-            a, b = self.value(e[3]), self.value(e[4])
+        if tag == "bin" and e.op in BINARY:
+            a, b = self.value(e.left), self.value(e.right)
             if a is _NO or b is _NO:
                 return _NO
-            return _try(BINARY[e[2]], a, b)
+            return _try(BINARY[e.op], a, b)
         if tag == "un":
-            a = self.value(e[3])
-            return _NO if a is _NO else _try(UNARY[e[2]], a)
-        if tag == "call" and e[2] in PRIMITIVES and e[2] not in self.program.functions:
-            params = [self.value(p) for p in e[3]]
-            args = [self.value(a) for a in e[4]]
+            a = self.value(e.operand)
+            return _NO if a is _NO else _try(UNARY[e.op], a)
+        if tag == "call" and e.name in PRIMITIVES and e.name not in self.program.functions:
+            params = [self.value(p) for p in e.params]
+            args = [self.value(a) for a in e.args]
             if any(v is _NO for v in params + args):
                 return _NO
-            return _try(PRIMITIVES[e[2]], params, args)
+            return _try(PRIMITIVES[e.name], params, args)
         return _NO
 
     # -- expressions -------------------------------------------------------------------------------
@@ -90,23 +91,23 @@ class CodeGen:
         v = self.value(e)
         if v is not _NO:
             return self.const(v)
-        return getattr(self, "x_" + e[0])(e)
+        return getattr(self, "x_" + e.tag)(e)
 
     def rhs(self, e) -> str:
         """An expression whose value is bound to a new owner: an aggregate read from storage is copied, also
         when it is a branch of a conditional or a part of a tuple (ASL has value semantics)."""
-        tag = e[0]
+        tag = e.tag
         if tag in ("if", "tuple") and self.value(e) is _NO:
             if tag == "if":
-                return f"({self.rhs(e[3])} if {self.expr(e[2])} else {self.rhs(e[4])})"
-            return "(" + "".join(self.rhs(x) + ", " for x in e[2]) + ")"
+                return f"({self.rhs(e.then)} if {self.expr(e.cond)} else {self.rhs(e.other)})"
+            return "(" + "".join(self.rhs(x) + ", " for x in e.items) + ")"
         code = self.expr(e)
         if tag in PATH_TAGS and self.value(e) is _NO:
             return f"_cp({code})"
         return code
 
     def x_var(self, e):
-        name = e[2]
+        name = e.name
         if name in self.locals:
             return "l_" + name
         j = self.program.global_index.get(name)
@@ -117,8 +118,8 @@ class CodeGen:
         return f"G[{j}]"
 
     def x_bin(self, e):
-        op = e[2]
-        a, b = self.expr(e[3]), self.expr(e[4])
+        op = e.op
+        a, b = self.expr(e.left), self.expr(e.right)
         if op == "&&":
             return f"({a} and {b})"
         if op == "||":
@@ -134,17 +135,17 @@ class CodeGen:
         return f"{helper}({a}, {b})"
 
     def x_un(self, e):
-        a = self.expr(e[3])
-        return {"-": f"(-{a})", "!": f"(not {a})", "NOT": f"(~{a})"}[e[2]]
+        a = self.expr(e.operand)
+        return {"-": f"(-{a})", "!": f"(not {a})", "NOT": f"(~{a})"}[e.op]
 
     def x_if(self, e):
-        return f"({self.expr(e[3])} if {self.expr(e[2])} else {self.expr(e[4])})"
+        return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.other)})"
 
     def x_tuple(self, e):
-        return "(" + "".join(self.expr(x) + ", " for x in e[2]) + ")"
+        return "(" + "".join(self.expr(x) + ", " for x in e.items) + ")"
 
     def x_call(self, e):
-        name, params, args = e[2], e[3], e[4]
+        name, params, args = e.name, e.params, e.args
         if name not in self.program.functions:
             if name not in PRIMITIVES:
                 raise AslCompileError(f"call of unknown subprogram {name}")
@@ -156,27 +157,27 @@ class CodeGen:
         return self.program.call_code(self, name, params, args)
 
     def x_field(self, e):
-        if self.program.bitfields.special(e[3]):
-            return f"_fld({self.expr(e[2])}, {e[3]!r})"
-        return f"{self.expr(e[2])}[{e[3]!r}]"
+        if self.program.bitfields.special(e.name):
+            return f"_fld({self.expr(e.base)}, {e.name!r})"
+        return f"{self.expr(e.base)}[{e.name!r}]"
 
     def x_fields(self, e):
-        names = e[3]
+        names = e.names
         if any(self.program.bitfields.special(n) for n in names):
-            return f"_flds({self.expr(e[2])}, {tuple(names)!r})"
-        return f"_getfields({self.expr(e[2])}, {tuple(names)!r})"
+            return f"_flds({self.expr(e.base)}, {tuple(names)!r})"
+        return f"_getfields({self.expr(e.base)}, {tuple(names)!r})"
 
     def x_aget(self, e):
-        return f"_ag({self.expr(e[2])}, {self.expr(e[3])})"
+        return f"_ag({self.expr(e.base)}, {self.expr(e.index)})"
 
     def slice_parts(self, slices) -> list[tuple[str, str]]:
         """(low, width) code pairs, most significant first."""
         out = []
         for s in slices:
-            if s[0] == "single":
-                out.append((self.expr(s[1]), "1"))
-            elif s[0] == "range":
-                hi, lo = s[1], s[2]
+            if s.tag == "single":
+                out.append((self.expr(s.index), "1"))
+            elif s.tag == "range":
+                hi, lo = s.hi, s.lo
                 hv, lv = self.value(hi), self.value(lo)
                 if hv is not _NO and lv is not _NO:
                     out.append((self.const(lv), self.const(hv - lv + 1)))
@@ -184,85 +185,84 @@ class CodeGen:
                     lo_code = self.expr(lo)
                     out.append((lo_code, f"({self.expr(hi)} - {lo_code} + 1)"))
             else:
-                out.append((self.expr(s[1]), self.expr(s[2])))
+                out.append((self.expr(s.lo), self.expr(s.width)))
         return out
 
     def x_slice(self, e):
-        base = self.expr(e[2])
-        parts = self.slice_parts(e[3])
+        base = self.expr(e.base)
+        parts = self.slice_parts(e.slices)
         if len(parts) == 1:
             return f"_sl({base}, {parts[0][0]}, {parts[0][1]})"
         flat = ", ".join(f"({lo}, {w})" for lo, w in parts)
         return f"_slices({base}, ({flat},))"
 
     def x_as(self, e):
-        code = self.expr(e[2])
-        ty = self.program.types.resolve(e[3])
-        loc = self.const(self.program.where(e[1]))
-        if ty[0] == "int" and ty[1]:
+        code = self.expr(e.expr)
+        ty = self.program.types.resolve(e.ty)
+        loc = self.const(self.program.where(e.pos))
+        if ty.tag == "int" and ty.constraints:
             ranges = []
-            for lo, hi in ty[1]:
-                lo_c = self.expr(lo)
-                ranges.append(f"({lo_c}, {self.expr(hi) if hi is not None else lo_c})")
+            for c in ty.constraints:
+                lo_c = self.expr(c.lo)
+                ranges.append(f"({lo_c}, {self.expr(c.hi) if c.hi is not None else lo_c})")
             if len(ranges) == 1:
                 return f"_rng({code}, {ranges[0][1:-1]}, {loc})"
             return f"_ranges({code}, ({', '.join(ranges)},), {loc})"
-        if ty[0] == "bits":
-            return f"_width({code}, {self.expr(ty[1])}, {loc})"
+        if ty.tag == "bits":
+            return f"_width({code}, {self.expr(ty.width)}, {loc})"
         return code
 
     def pattern_test(self, pats, subject: str) -> str:
         tests = []
         for p in pats:
-            tag = p[0]
+            tag = p.tag
             if tag == "pmask":
-                tests.append(f"(({subject}).val & {p[2]}) == {p[1]}")
+                tests.append(f"(({subject}).val & {p.care}) == {p.value}")
             elif tag == "pall":
                 tests.append("True")
             elif tag == "pexpr":
-                tests.append(f"{subject} == {self.expr(p[1])}")
+                tests.append(f"{subject} == {self.expr(p.expr)}")
             elif tag == "prange":
-                tests.append(f"{self.expr(p[1])} <= {subject} <= {self.expr(p[2])}")
-            elif tag == "pleq":
-                tests.append(f"{subject} <= {self.expr(p[1])}")
-            else:
-                tests.append(f"{subject} >= {self.expr(p[1])}")
+                tests.append(f"{self.expr(p.lo)} <= {subject} <= {self.expr(p.hi)}")
+            else:  # pleq, pgeq
+                tests.append(f"{subject} {'<=' if tag == 'pleq' else '>='} {self.expr(p.bound)}")
         return "(" + " or ".join(f"({t})" for t in tests) + ")"
 
     def x_in(self, e):
         tmp = self.new_tmp()
-        test = self.pattern_test(e[3], tmp)
-        body = test if e[4] else f"(not {test})"
-        return f"(({tmp} := {self.expr(e[2])}) is not None and {body})"
+        test = self.pattern_test(e.patterns, tmp)
+        body = test if e.positive else f"(not {test})"
+        return f"(({tmp} := {self.expr(e.subject)}) is not None and {body})"
 
     def x_arb(self, e):
-        ty = self.program.types.resolve(e[2])
-        if ty[0] == "int" and ty[1]:  # as ASLRef: the first constraint's lowest value (the base value is another)
-            return f"({self.expr(ty[1][0][0])})"
-        return self.base(e[2])
+        ty = self.program.types.resolve(e.ty)
+        if ty.tag == "int" and ty.constraints:  # as ASLRef: the first constraint's lowest value (not the base value)
+            return f"({self.expr(ty.constraints[0].lo)})"
+        return self.base(e.ty)
 
     def x_record(self, e):
-        decl = self.program.types.resolve(("named", e[2]))
-        if decl[0] not in ("record", "exception"):
-            raise AslCompileError(f"{e[2]} is not a record type")
-        given = dict(e[3])
+        decl = self.program.types.resolve(NamedType(e.name))
+        if decl.tag not in ("record", "exception"):
+            raise AslCompileError(f"{e.name} is not a record type")
+        given = {f.name: f.value for f in e.fields}
         items = []
-        for name, ty in decl[1]:
-            code = self.rhs(given[name]) if name in given else self.base(ty)
+        for field in decl.fields:
+            name = field.name
+            code = self.rhs(given[name]) if name in given else self.base(field.ty)
             items.append(f"{name!r}: {code}")
         return "{" + ", ".join(items) + "}"
 
     # -- base values -------------------------------------------------------------------------------
     def base(self, ty) -> str:
         ty = self.program.types.resolve(ty)
-        tag = ty[0]
+        tag = ty.tag
         if tag == "int":
-            if not ty[1]:
+            if not ty.constraints:
                 return "0"
             pairs = []
-            for lo, hi in ty[1]:
-                lo_c = self.expr(lo)
-                pairs.append(f"({lo_c}, {self.expr(hi) if hi is not None else lo_c})")
+            for c in ty.constraints:
+                lo_c = self.expr(c.lo)
+                pairs.append(f"({lo_c}, {self.expr(c.hi) if c.hi is not None else lo_c})")
             return f"_intbase(({', '.join(pairs)},))"
         if tag == "bool":
             return "False"
@@ -271,23 +271,24 @@ class CodeGen:
         if tag == "string":
             return "''"
         if tag == "bits":
-            w = self.value(ty[1])
+            w = self.value(ty.width)
             if w is not _NO and type(w) is int and 0 <= w <= MAX_BITS:
                 return self.const(BV(0, w))
-            return f"_bv0({self.expr(ty[1])})"
+            return f"_bv0({self.expr(ty.width)})"
         if tag == "enum":
-            return repr(ty[1][0])
+            return repr(ty.labels[0])
         if tag in ("record", "exception"):
-            return "{" + ", ".join(f"{n!r}: {self.base(t)}" for n, t in ty[1]) + "}"
+            return "{" + ", ".join(f"{f.name!r}: {self.base(f.ty)}" for f in ty.fields) + "}"
         if tag == "tuple":
-            return "(" + "".join(self.base(t) + ", " for t in ty[1]) + ")"
+            return "(" + "".join(self.base(t) + ", " for t in ty.items) + ")"
         if tag == "array":
-            size = ty[1]
-            if size[0] == "var" and size[2] in self.program.types.decls:
-                size_code = str(len(self.program.types.decls[size[2]][1]))
+            size = ty.size
+            labels = self.program.types.enum_labels(size)
+            if labels is not None:
+                size_code = str(len(labels))
             else:
                 size_code = self.expr(size)
-            return f"_arr({size_code}, lambda: {self.base(ty[2])})"
+            return f"_arr({size_code}, lambda: {self.base(ty.elem)})"
         raise AslCompileError(f"no base value for type {tag}")
 
 

@@ -11,6 +11,7 @@ from .errors import AslCompileError, AslError
 from .limits import check_width
 from .operators import BINARY, UNARY
 from .runtime_helpers import _ag
+from .syntax import NamedType
 from .values import BV, copy_value
 
 PATH_TAGS = frozenset({"var", "field", "aget", "slice"})
@@ -47,12 +48,12 @@ class ExprCompiler:
 
     # entry points ------------------------------------------------------------------------------
     def expr(self, e):
-        return getattr(self, "e_" + e[0])(e)
+        return getattr(self, "e_" + e.tag)(e)
 
     def rhs(self, e):
         """An expression whose value is bound to a new owner: aggregates read from storage are copied."""
         fn = self.expr(e)
-        if e[0] in PATH_TAGS and e[0] != "slice":
+        if e.tag in PATH_TAGS and e.tag != "slice":
             def copied(f):
                 v = fn(f)
                 return copy_value(v) if type(v) in AGGREGATES else v
@@ -62,20 +63,20 @@ class ExprCompiler:
 
     # leaves -------------------------------------------------------------------------------------
     def e_lit(self, e):
-        return constant(e[2])
+        return constant(e.value)
 
     def e_var(self, e):
-        name = e[2]
+        name = e.name
         slot = self.slots.get(name)
         if slot is not None:
             return lambda f: f[slot]
-        return self.program.global_reader(name, e[1])
+        return self.program.global_reader(name, e.pos)
 
     # operators ----------------------------------------------------------------------------------
     def e_bin(self, e):
-        op = e[2]
-        a = self.expr(e[3])
-        b = self.expr(e[4])
+        op = e.op
+        a = self.expr(e.left)
+        b = self.expr(e.right)
         folded = fold(BINARY[op], (a, b)) if op in BINARY else None
         if folded is not None:
             return folded
@@ -107,31 +108,31 @@ class ExprCompiler:
         return lambda f: fn(a(f), b(f))
 
     def e_un(self, e):
-        fn = UNARY[e[2]]
-        a = self.expr(e[3])
+        fn = UNARY[e.op]
+        a = self.expr(e.operand)
         folded = fold(fn, (a,))
         if folded is not None:
             return folded
-        if e[2] == "!":
+        if e.op == "!":
             return lambda f: not a(f)
         return lambda f: fn(a(f))
 
     def e_if(self, e):
-        c, a, b = self.expr(e[2]), self.expr(e[3]), self.expr(e[4])
+        c, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.other)
         return lambda f: a(f) if c(f) else b(f)
 
     def e_tuple(self, e):
-        items = [self.expr(x) for x in e[2]]
+        items = [self.expr(x) for x in e.items]
         return lambda f: tuple(x(f) for x in items)
 
     # calls --------------------------------------------------------------------------------------
     def e_call(self, e):
-        return self.program.compile_call(self, e[2], e[3], e[4], e[1])
+        return self.program.compile_call(self, e.name, e.params, e.args, e.pos)
 
     # accessors ----------------------------------------------------------------------------------
     def e_field(self, e):
-        base = self.expr(e[2])
-        name = e[3]
+        base = self.expr(e.base)
+        name = e.name
 
         def get(f):
             v = base(f)
@@ -143,8 +144,8 @@ class ExprCompiler:
         return get
 
     def e_fields(self, e):
-        base = self.expr(e[2])
-        names = e[3]
+        base = self.expr(e.base)
+        names = e.names
 
         def get(f):
             return self.program.bitfields.get_many(base(f), names)
@@ -152,8 +153,8 @@ class ExprCompiler:
         return get
 
     def e_aget(self, e):
-        base = self.expr(e[2])
-        index = self.index(e[3])
+        base = self.expr(e.base)
+        index = self.index(e.index)
 
         def get(f):
             return _ag(base(f), index(f))  # the checked read the generated code uses too
@@ -162,8 +163,8 @@ class ExprCompiler:
 
     def index(self, e):
         """Array index: an integer, or an enumeration label mapped to its position."""
-        if e[0] == "var" and e[2] in self.program.enum_label_index and e[2] not in self.slots:
-            pos = self.program.enum_label_index[e[2]]
+        if e.tag == "var" and e.name in self.program.enum_label_index and e.name not in self.slots:
+            pos = self.program.enum_label_index[e.name]
             return lambda f: pos
         return self.expr(e)
 
@@ -171,14 +172,14 @@ class ExprCompiler:
         """Compile slices to a function ``frame -> [(lo, width), ...]`` (most significant first)."""
         parts = []
         for s in slices:
-            if s[0] == "single":
-                lo = self.expr(s[1])
+            if s.tag == "single":
+                lo = self.expr(s.index)
                 parts.append((lo, None))
-            elif s[0] == "range":
-                hi, lo = self.expr(s[1]), self.expr(s[2])
+            elif s.tag == "range":
+                hi, lo = self.expr(s.hi), self.expr(s.lo)
                 parts.append((lo, hi))
             else:
-                lo, w = self.expr(s[1]), self.expr(s[2])
+                lo, w = self.expr(s.lo), self.expr(s.width)
                 parts.append((lo, ("len", w)))
         if len(parts) == 1:
             lo, spec = parts[0]
@@ -204,8 +205,8 @@ class ExprCompiler:
         return many
 
     def e_slice(self, e):
-        base = self.expr(e[2])
-        ranges = self.slices(e[3])
+        base = self.expr(e.base)
+        ranges = self.slices(e.slices)
 
         def get(f):
             v = base(f)
@@ -235,11 +236,11 @@ class ExprCompiler:
         return get
 
     def e_as(self, e):
-        fn = self.expr(e[2])
-        loc = e[1]
-        ty = self.program.types.resolve(e[3])
-        if ty[0] == "int" and ty[1] and len(ty[1]) == 1 and ty[1][0][1] is not None:
-            lo, hi = value_of(self.expr(ty[1][0][0])), value_of(self.expr(ty[1][0][1]))
+        fn = self.expr(e.expr)
+        loc = e.pos
+        ty = self.program.types.resolve(e.ty)
+        if ty.tag == "int" and ty.constraints and len(ty.constraints) == 1 and ty.constraints[0].hi is not None:
+            lo, hi = value_of(self.expr(ty.constraints[0].lo)), value_of(self.expr(ty.constraints[0].hi))
             if lo is not _NO and hi is not _NO:
                 def in_range(f):
                     v = fn(f)
@@ -248,7 +249,7 @@ class ExprCompiler:
                     raise AslError(f"{self.program.where(loc)}: value {v} is not in {{{lo}..{hi}}}")
 
                 return in_range
-        check = self.program.types.checker(e[3], self)
+        check = self.program.types.checker(e.ty, self)
         if check is None:
             return fn
 
@@ -261,9 +262,9 @@ class ExprCompiler:
         return checked
 
     def e_in(self, e):
-        subject = self.expr(e[2])
-        test = self.pattern_test(e[3])
-        if e[4]:
+        subject = self.expr(e.subject)
+        test = self.pattern_test(e.patterns)
+        if e.positive:
             return lambda f: test(f, subject(f))
         return lambda f: not test(f, subject(f))
 
@@ -274,39 +275,39 @@ class ExprCompiler:
         return lambda f, v: any(t(f, v) for t in tests)
 
     def pattern(self, p):
-        tag = p[0]
+        tag = p.tag
         if tag == "pmask":
-            value, care = p[1], p[2]
+            value, care = p.value, p.care
             return lambda f, v: (v.val & care) == value
         if tag == "pall":
             return lambda f, v: True
         if tag == "pexpr":
-            x = self.expr(p[1])
+            x = self.expr(p.expr)
             return lambda f, v: v == x(f)
         if tag == "prange":
-            lo, hi = self.expr(p[1]), self.expr(p[2])
+            lo, hi = self.expr(p.lo), self.expr(p.hi)
             return lambda f, v: lo(f) <= v <= hi(f)
         if tag == "pleq":
-            x = self.expr(p[1])
+            x = self.expr(p.bound)
             return lambda f, v: v <= x(f)
-        x = self.expr(p[1])
+        x = self.expr(p.bound)
         return lambda f, v: v >= x(f)
 
     def e_arb(self, e):
-        ty = self.program.types.resolve(e[2])
-        if ty[0] == "int" and ty[1]:  # as ASLRef: the first constraint's lowest value (the base value is another)
-            return self.expr(ty[1][0][0])
-        return self.program.types.base_value(e[2], self)
+        ty = self.program.types.resolve(e.ty)
+        if ty.tag == "int" and ty.constraints:  # as ASLRef: the first constraint's lowest value (not the base value)
+            return self.expr(ty.constraints[0].lo)
+        return self.program.types.base_value(e.ty, self)
 
     def e_record(self, e):
-        name = e[2]
-        decl = self.program.types.resolve(("named", name))
-        if decl[0] not in ("record", "exception"):
+        name = e.name
+        decl = self.program.types.resolve(NamedType(name))
+        if decl.tag not in ("record", "exception"):
             raise AslCompileError(f"{name} is not a record type")
-        fields = [(n, self.rhs(x)) for n, x in e[3]]
+        fields = [(field.name, self.rhs(field.value)) for field in e.fields]
         given = {n for n, _ in fields}
-        missing = [(n, self.program.types.base_value(t, self)) for n, t in decl[1] if n not in given]
-        order = [n for n, _ in decl[1]]
+        missing = [(f.name, self.program.types.base_value(f.ty, self)) for f in decl.fields if f.name not in given]
+        order = [f.name for f in decl.fields]
 
         def build(f):
             out = {n: fn(f) for n, fn in fields}

@@ -48,7 +48,7 @@ def identical(a, b) -> bool:
 def remember_fresh_reset(program) -> bool:
     """Install the shortcut in ``program`` (whose state must be the fresh one); False when the model has no
     such subprogram, or running it fails (then the ASL runs every time, as before)."""
-    fitting = [f for f in program.functions.get(NAME, ()) if f.arity == 0 and f.decl[7] is None]
+    fitting = [f for f in program.functions.get(NAME, ()) if f.arity == 0 and f.decl.ret is None]
     if len(fitting) != 1:
         return False
     pyname = fitting[0].pyname
@@ -198,7 +198,7 @@ def state_independent_writes(program, asl, fresh_written: dict[int, list[tuple]]
     state and ``fresh_written`` hold the paths the fresh run wrote, by global; the fresh state is back when
     this returns."""
     G = program.G
-    mutable = sorted({program.global_index[d[3]] for d in program.global_decls if d[2] == "var"})
+    mutable = sorted({program.global_index[d.name] for d in program.global_decls if d.kind == "var"})
     saved = {j: G[j] for j in mutable}
     try:
         for j in mutable:

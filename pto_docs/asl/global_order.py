@@ -4,34 +4,33 @@
 
 from __future__ import annotations
 
+from .syntax import Call, CallStmt, LVar, Var
+
 
 def _uses(node, names: set, calls: set):
-    """Collect the identifiers read or written (``var``/``lvar`` nodes) and the subprograms called in a tree."""
+    """Collect the identifiers read or written (``Var``/``LVar`` nodes) and the subprograms called in a tree."""
     stack = [node]
     pop, push = stack.pop, stack.extend
     while stack:
         n = pop()
-        if type(n) is tuple:
-            if n:
-                tag = n[0]
-                if tag == "var" and len(n) == 3 and type(n[2]) is str:
-                    names.add(n[2])
-                elif tag == "lvar" and len(n) == 2 and type(n[1]) is str:
-                    names.add(n[1])
-                elif (tag == "call" or tag == "callstmt") and len(n) > 2 and type(n[2]) is str:
-                    calls.add(n[2])
+        if isinstance(n, tuple):
+            t = type(n)
+            if t is Var or t is LVar:
+                names.add(n.name)
+            elif t is Call or t is CallStmt:
+                calls.add(n.name)
             push(n)
         elif type(n) is list:
             push(n)
 
 
 def initialisation_order(global_decls: list, functions: dict) -> list:
-    """``global_decls`` (``("global", pos, kind, name, ty, init)``) sorted as ASLRef initialises them.
+    """``global_decls`` (:class:`~.syntax.Global` nodes) sorted as ASLRef initialises them.
     ``functions`` maps a subprogram name to its overloads (objects with ``.decl``). A cycle does not stop the
     sort: its globals are taken in name order (a read of one not yet initialised is then a dynamic error)."""
     by_name = {}
     for d in global_decls:
-        by_name.setdefault(d[3], d)
+        by_name.setdefault(d.name, d)
     fn_uses: dict[str, tuple[set, set]] = {}
 
     def function_uses(fname):
@@ -45,7 +44,7 @@ def initialisation_order(global_decls: list, functions: dict) -> list:
 
     def dependencies(d) -> list[str]:
         names, calls = set(), set()
-        _uses((d[4], d[5]), names, calls)
+        _uses((d.ty, d.init), names, calls)
         seen, todo = set(calls), list(calls)
         while todo:
             more_names, more_calls = function_uses(todo.pop())
@@ -53,7 +52,7 @@ def initialisation_order(global_decls: list, functions: dict) -> list:
             for c in more_calls - seen:
                 seen.add(c)
                 todo.append(c)
-        return sorted(n for n in names if n in by_name and n != d[3])
+        return sorted(n for n in names if n in by_name and n != d.name)
 
     order, state = [], {}
     for name in sorted(by_name):
@@ -72,5 +71,5 @@ def initialisation_order(global_decls: list, functions: dict) -> list:
                 stack.pop()
                 state[current] = 2
                 order.append(by_name[current])
-    extra = [d for d in global_decls if by_name.get(d[3]) is not d]  # a name declared twice: later, in order
+    extra = [d for d in global_decls if by_name.get(d.name) is not d]  # a name declared twice: later, in order
     return order + extra

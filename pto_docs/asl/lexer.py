@@ -12,15 +12,10 @@ import bisect
 import functools
 import re
 
+from .keywords import RESERVED
 from .limits import MAX_LITERAL_DIGITS, int_from_text
 
-KEYWORDS = frozenset(
-    """AND ARBITRARY DIV DIVRM EOR IN MOD NOT OR XOR RDIV UNKNOWN
-    accessor array as assert begin bit bits boolean case catch collection config constant do downto else elsif end
-    enumeration exception for func getter if impdef implementation integer let looplimit noreturn of
-    otherwise pass pragma print println procedure pure readonly real record recurselimit repeat return
-    setter string then throw to try type unreachable until var when where while""".split()
-)
+KEYWORDS = RESERVED  # one list, shared with the Pygments lexer (keywords.py)
 
 _TOKEN = re.compile(
     r"""

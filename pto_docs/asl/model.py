@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Protocol
 
 from .parser import parse
+from .syntax import collections_paused
 
 UNIT_PREFIXES = ("// PTO-UNIT: ", "// PTO-INSTRUCTION: ")
 DECODER_NODE = "generated:decoders"
-CACHE_FORMAT = "pto-docs-asl-model-2"
+CACHE_FORMAT = "pto-docs-asl-model-3"  # 3: nodes of syntax.py (2: plain tuples)
 VALIDATION_FUNC = re.compile(r"^func (Validate[A-Za-z0-9_]+)\(\)\n.*?^end;\n", re.MULTILINE | re.DOTALL)
 
 
@@ -121,7 +122,7 @@ def _parser_digest() -> bytes:
     process: the code a process runs does not change under it)."""
     here = Path(__file__).parent
     h = hashlib.sha256()
-    for name in ("lexer.py", "parser.py", "parse_expr.py", "parse_stmt.py", "values.py"):
+    for name in ("keywords.py", "lexer.py", "parser.py", "parse_expr.py", "parse_stmt.py", "syntax.py", "values.py"):
         h.update((here / name).read_bytes())
     return h.digest()
 
@@ -163,7 +164,8 @@ def _read_pickle(cache: ParsedCache, entry: str):
     if payload is None:
         return None
     try:
-        fmt, value = pickle.loads(payload)
+        with collections_paused():
+            fmt, value = pickle.loads(payload)
     except Exception:  # noqa: BLE001 - authentic but of another parser or Python: parsed again and replaced
         return None
     return value if fmt == CACHE_FORMAT else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .syntax import Arbitrary, Binary, Call, FieldInit, Lit, RecordExpr, TupleExpr, Var
 from .values import BV
 
 
@@ -12,18 +13,18 @@ def parse_primary(p):
     k, value, pos = tok
     p.i += 1
     if k == "INT":
-        return ("lit", pos, value)
+        return Lit(pos, value)
     if k == "ID":
         if value in ("TRUE", "FALSE"):
-            return ("lit", pos, value == "TRUE")
+            return Lit(pos, value == "TRUE")
         nxt = p.kinds[p.i]
         if nxt == "(":
             p.i += 1
-            return ("call", pos, value, [], call_args(p))
+            return Call(pos, value, [], call_args(p))
         if nxt == "{":
             if p.kinds[p.i + 1] == "-" and p.kinds[p.i + 2] == "}":
                 p.i += 3
-                return ("record", pos, value, [])
+                return RecordExpr(pos, value, [])
             if p.kinds[p.i + 1] == "ID" and p.kinds[p.i + 2] == "=":
                 return record_fields(p, pos, value)
             p.i += 1
@@ -34,23 +35,23 @@ def parse_primary(p):
             args = []
             if p.accept("("):
                 args = call_args(p)
-            return ("call", pos, value, params, args)
-        return ("var", pos, value)
+            return Call(pos, value, params, args)
+        return Var(pos, value)
     if k == "BITS":
-        return ("lit", pos, BV(int(value or "0", 2), len(value)))
+        return Lit(pos, BV(int(value or "0", 2), len(value)))
     if k == "REAL":
-        return ("lit", pos, Fraction(value))
+        return Lit(pos, Fraction(value))
     if k == "STR":
-        return ("lit", pos, value)
+        return Lit(pos, value)
     if k == "(":
         items = [p.expr()]
         while p.accept(","):
             items.append(p.expr())
         p.expect(")")
-        return items[0] if len(items) == 1 else ("tuple", pos, items)
+        return items[0] if len(items) == 1 else TupleExpr(pos, items)
     if k in ("ARBITRARY", "UNKNOWN"):
         p.expect(":")
-        return ("arb", pos, p.type_())
+        return Arbitrary(pos, p.type_())
     if k == "[":
         items = [p.expr()]
         while p.accept(","):
@@ -58,7 +59,7 @@ def parse_primary(p):
         p.expect("]")
         out = items[0]
         for item in items[1:]:
-            out = ("bin", pos, "::", out, item)
+            out = Binary(pos, "::", out, item)
         return out
     if k == "MASK":
         p.error("a bit mask is only allowed as a pattern", pos)
@@ -85,8 +86,8 @@ def record_fields(p, pos, name):
     while True:
         field = p.ident()
         p.expect("=")
-        fields.append((field, p.expr()))
+        fields.append(FieldInit(field, p.expr()))
         if not p.accept(","):
             break
     p.expect("}")
-    return ("record", pos, name, fields)
+    return RecordExpr(pos, name, fields)

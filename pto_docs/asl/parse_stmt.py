@@ -2,6 +2,37 @@
 
 from __future__ import annotations
 
+from .syntax import (
+    Assert,
+    Assign,
+    Call,
+    CallStmt,
+    Case,
+    CaseAlt,
+    Catcher,
+    For,
+    IfStmt,
+    LArrayGet,
+    LDiscard,
+    LField,
+    LFields,
+    Lit,
+    LocalDecl,
+    LocalVars,
+    LSlice,
+    LTuple,
+    LVar,
+    Pass,
+    Print,
+    Repeat,
+    Return,
+    Throw,
+    Try,
+    Unreachable,
+    Var,
+    While,
+)
+
 
 def parse_stmt(p):
     k = p.kinds[p.i]
@@ -19,10 +50,10 @@ def _if(p, pos):
     then = p.stmts(("elsif", "else", "end"))
     if p.accept("elsif"):
         other = [_if(p, p.toks[p.i - 1][2])]
-        return ("if", pos, cond, then, other)
+        return IfStmt(pos, cond, then, other)
     other = p.stmts(("end",)) if p.accept("else") else []
     p.end_semi()
-    return ("if", pos, cond, then, other)
+    return IfStmt(pos, cond, then, other)
 
 
 def _case(p, pos):
@@ -44,12 +75,12 @@ def _case(p, pos):
         where = p.expr() if p.accept("where") else None
         p.expect("=>")
         body = p.stmts(("when", "otherwise", "end"))
-        alts.append((pats, positive, where, body))
+        alts.append(CaseAlt(pats, positive, where, body))
     if p.accept("otherwise"):
         p.expect("=>")
         otherwise = p.stmts(("end",))
     p.end_semi()
-    return ("case", pos, subject, alts, otherwise, p.loc(pos))
+    return Case(pos, subject, alts, otherwise, p.loc(pos))
 
 
 def _limit(p):
@@ -62,7 +93,7 @@ def _while(p, pos):
     p.expect("do")
     body = p.stmts(("end",))
     p.end_semi()
-    return ("while", pos, cond, limit, body, p.loc(pos))
+    return While(pos, cond, limit, body, p.loc(pos))
 
 
 def _for(p, pos):
@@ -79,7 +110,7 @@ def _for(p, pos):
     p.expect("do")
     body = p.stmts(("end",))
     p.end_semi()
-    return ("for", pos, name, start, up, stop, limit, body, p.loc(pos))
+    return For(pos, name, start, up, stop, limit, body, p.loc(pos))
 
 
 def _repeat(p, pos):
@@ -88,7 +119,7 @@ def _repeat(p, pos):
     cond = p.expr()
     limit = _limit(p)
     p.expect(";")
-    return ("repeat", pos, body, cond, limit, p.loc(pos))
+    return Repeat(pos, body, cond, limit, p.loc(pos))
 
 
 def _try(p, pos):
@@ -102,24 +133,24 @@ def _try(p, pos):
             p.i += 1
         ty = p.type_()
         p.expect("=>")
-        catchers.append((name, ty, p.stmts(("when", "otherwise", "end"))))
+        catchers.append(Catcher(name, ty, p.stmts(("when", "otherwise", "end"))))
     otherwise = None
     if p.accept("otherwise"):
         p.expect("=>")
         otherwise = p.stmts(("end",))
     p.end_semi()
-    return ("try", pos, body, catchers, otherwise)
+    return Try(pos, body, catchers, otherwise)
 
 
 def _pass(p, pos):
     p.expect(";")
-    return ("pass", pos)
+    return Pass(pos)
 
 
 def _pragma(p, pos):
     """``pragma name [e {, e}];``: parsed, then ignored (ASLRef warns that it ignores it)."""
     pragma_args(p)
-    return ("pass", pos)
+    return Pass(pos)
 
 
 def pragma_args(p):
@@ -134,7 +165,7 @@ def pragma_args(p):
 def _return(p, pos):
     e = None if p.peek() == ";" else p.expr()
     p.expect(";")
-    return ("return", pos, e)
+    return Return(pos, e)
 
 
 def _assert(p, pos):
@@ -143,7 +174,7 @@ def _assert(p, pos):
     end = p.toks[p.i][2]
     p.expect(";")
     text = " ".join(p.text[start:end].split())
-    return ("assert", pos, e, text, p.loc(start))
+    return Assert(pos, e, text, p.loc(start))
 
 
 def _decl(p, pos):
@@ -164,13 +195,13 @@ def _decl(p, pos):
         target = p.ident()
         if kind == "var" and p.peek() == ",":
             names, ty = p.names_then_type(target)
-            return ("vars", pos, names, ty)
+            return LocalVars(pos, names, ty)
     ty = p.type_() if p.accept(":") else None
     init = p.expr() if p.accept("=") else None
     if init is None and kind != "var":
         p.error(f"'{kind}' declaration needs an initial value", pos)
     p.expect(";")
-    return ("decl", pos, kind, target, ty, init)
+    return LocalDecl(pos, kind, target, ty, init)
 
 
 def _print(p, pos):
@@ -181,12 +212,12 @@ def _print(p, pos):
         while p.accept(","):
             args.append(p.expr())
     p.expect(";")
-    return ("print", pos, args, newline)
+    return Print(pos, args, newline)
 
 
 def _unreachable(p, pos):
     p.expect(";")
-    return ("unreachable", pos, p.loc(pos))
+    return Unreachable(pos, p.loc(pos))
 
 
 def _throw(p, pos):
@@ -194,7 +225,7 @@ def _throw(p, pos):
         p.error("'throw' needs an exception value ('throw;' is not ASL v1)")
     e = p.expr()
     p.expect(";")
-    return ("throw", pos, e, p.loc(pos))
+    return Throw(pos, e, p.loc(pos))
 
 
 _HANDLERS = {
@@ -209,32 +240,32 @@ def assign_or_call(p, pos):
         p.i += 1
         items = []
         while True:
-            items.append(("ldiscard",) if p.accept("-") else lexpr(p))
+            items.append(LDiscard() if p.accept("-") else lexpr(p))
             if not p.accept(","):
                 break
         p.expect(")")
-        target = ("ltuple", items)
+        target = LTuple(items)
     elif p.accept("-"):
-        target = ("ldiscard",)
+        target = LDiscard()
     else:
         p.ident()
         if p.peek() in ("(", "{") and not _is_record(p):
             p.i -= 1
             call = p.primary()
-            if call[0] == "call" and p.peek() == ";":
+            if call.tag == "call" and p.peek() == ";":
                 p.i += 1
-                return ("callstmt", pos, call[2], call[3], call[4])
-            if call[0] == "call" and p.accept("="):
+                return CallStmt(pos, call.name, call.params, call.args)
+            if call.tag == "call" and p.accept("="):
                 value = p.expr()
                 p.expect(";")
-                if not (_calls_something(value) and any(_calls_something(a) for a in call[3] + call[4])):
-                    return ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [value])
+                if not (_calls_something(value) and any(_calls_something(a) for a in call.params + call.args)):
+                    return CallStmt(pos, call.name + "__setter", call.params, call.args + [value])
                 # as ASLRef, the value is evaluated before the setter's arguments (seen only when both call)
                 tmp = f"__setter_value_{pos}"
-                return ("if", pos, ("lit", pos, True), [
-                    ("decl", pos, "let", tmp, None, value),
-                    ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [("var", pos, tmp)])], [])
-            if call[0] == "call" and p.peek() in (".", "[", "[["):
+                return IfStmt(pos, Lit(pos, True), [
+                    LocalDecl(pos, "let", tmp, None, value),
+                    CallStmt(pos, call.name + "__setter", call.params, call.args + [Var(pos, tmp)])], [])
+            if call.tag == "call" and p.peek() in (".", "[", "[["):
                 return _write_through_accessor(p, pos, call)
             p.error("expected ';' after a procedure call")
         p.i -= 1
@@ -242,15 +273,15 @@ def assign_or_call(p, pos):
     p.expect("=")
     value = p.expr()
     p.expect(";")
-    return ("assign", pos, target, value)
+    return Assign(pos, target, value)
 
 
 def _calls_something(e) -> bool:
     stack = [e]
     while stack:
         n = stack.pop()
-        if type(n) is tuple:
-            if n and n[0] == "call":
+        if isinstance(n, tuple):
+            if type(n) is Call:
                 return True
             stack.extend(n)
         elif type(n) is list:
@@ -262,13 +293,13 @@ def _write_through_accessor(p, pos, call):
     """``F(args).f = e;``, ``F(args)[s] = e;`` and deeper: as ASLRef, read with the getter into a local, change
     the local, write it back with the setter (in a block of its own: ``if TRUE then … end``)."""
     tmp = f"__accessor_{pos}"
-    target = lexpr(p, ("lvar", tmp))
+    target = lexpr(p, LVar(tmp))
     p.expect("=")
     value = p.expr()
     p.expect(";")
-    body = [("decl", pos, "var", tmp, None, call), ("assign", pos, target, value),
-            ("callstmt", pos, call[2] + "__setter", call[3], call[4] + [("var", pos, tmp)])]
-    return ("if", pos, ("lit", pos, True), body, [])
+    body = [LocalDecl(pos, "var", tmp, None, call), Assign(pos, target, value),
+            CallStmt(pos, call.name + "__setter", call.params, call.args + [Var(pos, tmp)])]
+    return IfStmt(pos, Lit(pos, True), body, [])
 
 
 def _is_record(p):
@@ -276,7 +307,7 @@ def _is_record(p):
 
 
 def lexpr(p, target=None):
-    target = ("lvar", p.ident()) if target is None else target
+    target = LVar(p.ident()) if target is None else target
     while True:
         k = p.peek()
         if k == ".":
@@ -286,16 +317,16 @@ def lexpr(p, target=None):
                 while p.accept(","):
                     names.append(p.ident())
                 p.expect("]")
-                target = ("lfields", target, names)
+                target = LFields(target, names)
             else:
-                target = ("lfield", target, p.ident())
+                target = LField(target, p.ident())
         elif k == "[[":
             p.i += 1
             idx = p.expr()
             p.expect("]]")
-            target = ("laget", target, idx)
+            target = LArrayGet(target, idx)
         elif k == "[":
             p.i += 1
-            target = ("lslice", target, p.slice_list())
+            target = LSlice(target, p.slice_list())
         else:
             return target

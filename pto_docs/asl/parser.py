@@ -1,8 +1,7 @@
-"""Recursive-descent parser for ASL v1 producing a tuple tree.
+"""Recursive-descent parser for ASL v1 producing the syntax tree of :mod:`.syntax`.
 
-Expressions are ``(tag, offset, ...)`` tuples, statements likewise, types are ``(tag, ...)`` tuples;
-declarations are ``("func", ...)``, ``("global", ...)`` and ``("type", ...)``. An accessor becomes two
-functions (its getter and ``NAME__setter``).
+Declarations are :class:`~.syntax.Func`, :class:`~.syntax.Global` and :class:`~.syntax.TypeDecl` nodes. An
+accessor becomes two functions (its getter and ``NAME__setter``).
 Binary operators follow ASLRef's precedence levels; mixing two different operators of one level
 without parentheses is rejected, as ASLRef rejects it.
 """
@@ -14,6 +13,45 @@ from fractions import Fraction
 from .lexer import AslSyntaxError, LineMap, tokenize
 from .parse_expr import parse_primary
 from .parse_stmt import parse_stmt, pragma_args
+from .syntax import (
+    AllPattern,
+    ArrayGet,
+    ArrayType,
+    As,
+    Binary,
+    BitField,
+    BitsType,
+    BoolType,
+    Constraint,
+    EnumType,
+    ExceptionType,
+    ExprPattern,
+    FieldGet,
+    FieldsGet,
+    Func,
+    GeqPattern,
+    Global,
+    IfExpr,
+    In,
+    IntType,
+    LenSlice,
+    LeqPattern,
+    Lit,
+    MaskPattern,
+    NamedType,
+    RangePattern,
+    RangeSlice,
+    RealType,
+    RecordType,
+    SingleSlice,
+    SliceExpr,
+    StringType,
+    TupleType,
+    Typed,
+    TypeDecl,
+    Unary,
+    collections_paused,
+)
 from .values import BV
 
 PREC = {
@@ -82,9 +120,7 @@ class Parser:
         decls = []
         while self.peek() != "EOF":
             d = self.decl()
-            if d[0] == "pragma":
-                continue
-            if d[0] in ("accessor", "many"):
+            if type(d) is tuple:  # the parser's own groups: ("pragma", pos), ("accessor" or "many", pos, *decls)
                 decls.extend(d[2:])
             else:
                 decls.append(d)
@@ -122,19 +158,19 @@ class Parser:
             elif self.accept("subtypes"):
                 self.error("subtypes are not supported")
             self.expect(";")
-            return ("type", pos, name, ty)
+            return TypeDecl(pos, name, ty)
         if k in ("var", "let", "constant", "config"):
             self.i += 1
             name = self.ident()
             if k == "var" and self.peek() == ",":  # var A, B: T;
                 names, ty = self.names_then_type(name)
-                return ("many", pos, *[("global", pos, k, n, ty, None) for n in names])
+                return ("many", pos, *[Global(pos, k, n, ty, None) for n in names])
             ty = self.type_() if self.accept(":") else None
             init = self.expr() if self.accept("=") else None
             if init is None and k != "var":
                 self.error(f"a global '{k}' declaration needs an initial value: {k} {name} = e;")
             self.expect(";")
-            return ("global", pos, k, name, ty, init)
+            return Global(pos, k, name, ty, init)
         self.error(f"expected a declaration, found {str(self.toks[self.i][1])!r}")
 
     def func_decl(self, pos, qualifier, override):
@@ -143,7 +179,7 @@ class Parser:
         if self.accept("{"):
             while True:
                 pname = self.ident()
-                params.append((pname, self.type_() if self.accept(":") else None))
+                params.append(Typed(pname, self.type_() if self.accept(":") else None))
                 if not self.accept(","):
                     break
             self.expect("}")
@@ -156,7 +192,7 @@ class Parser:
         body = self.stmts(("end",))
         self.expect("end")
         self.expect(";")
-        return ("func", pos, name, qualifier, override, params, args, ret, body, limit, self.loc(pos))
+        return Func(pos, name, qualifier, override, params, args, ret, body, limit, self.loc(pos))
 
     def typed_args(self) -> list:
         """``( name: type, ... )``: the arguments of a subprogram or accessor declaration."""
@@ -166,7 +202,7 @@ class Parser:
             while True:
                 aname = self.ident()
                 self.expect(":")
-                args.append((aname, self.type_()))
+                args.append(Typed(aname, self.type_()))
                 if not self.accept(","):
                     break
         self.expect(")")
@@ -193,9 +229,9 @@ class Parser:
             self.end_semi()
         self.end_semi()
         loc = self.loc(pos)
-        getter = ("func", pos, name, None, override, [], args, ty, bodies["getter"], None, loc)
-        setter = ("func", pos, name + "__setter", None, override, [], args + [(value_name, ty)], None,
-                  bodies["setter"], None, loc)
+        getter = Func(pos, name, None, override, [], args, ty, bodies["getter"], None, loc)
+        setter = Func(pos, name + "__setter", None, override, [], args + [Typed(value_name, ty)], None,
+                      bodies["setter"], None, loc)
         return ("accessor", pos, getter, setter)
 
     # -- types ---------------------------------------------------------------------------------
@@ -210,10 +246,10 @@ class Parser:
                     break
                 labels.append(self.ident())
             self.expect("}")
-            return ("enum", labels)
+            return EnumType(labels)
         if k in ("record", "exception", "collection"):
             self.i += 1
-            return (k if k != "collection" else "record", self.fields())
+            return (ExceptionType if k == "exception" else RecordType)(self.fields())
         return self.type_()
 
     def fields(self):
@@ -225,7 +261,7 @@ class Parser:
         while self.peek() != "}":
             name = self.ident()
             self.expect(":")
-            out.append((name, self.type_()))
+            out.append(Typed(name, self.type_()))
             if not self.accept(","):
                 break
         self.expect("}")
@@ -235,35 +271,35 @@ class Parser:
         k = self.peek()
         self.i += 1
         if k == "integer":
-            return ("int", self.constraints() if self.peek() == "{" else None)
+            return IntType(self.constraints() if self.peek() == "{" else None)
         if k == "boolean":
-            return ("bool",)
+            return BoolType()
         if k == "real":
-            return ("real",)
+            return RealType()
         if k == "string":
-            return ("string",)
+            return StringType()
         if k == "bit":
-            return ("bits", ("lit", 0, 1), [])
+            return BitsType(Lit(0, 1), [])
         if k == "bits":
             self.expect("(")
             width = self.expr()
             self.expect(")")
             fields = self.bitfields() if self.peek() == "{" else []
-            return ("bits", width, fields)
+            return BitsType(width, fields)
         if k == "array":
             self.expect("[[")
             size = self.expr()
             self.expect("]]")
             self.expect("of")
-            return ("array", size, self.type_())
+            return ArrayType(size, self.type_())
         if k == "ID":
-            return ("named", self.toks[self.i - 1][1])
+            return NamedType(self.toks[self.i - 1][1])
         if k == "(":
             items = [self.type_()]
             while self.accept(","):
                 items.append(self.type_())
             self.expect(")")
-            return items[0] if len(items) == 1 else ("tuple", items)
+            return items[0] if len(items) == 1 else TupleType(items)
         self.i -= 1
         self.error(f"expected a type, found {str(self.toks[self.i][1])!r}")
 
@@ -273,7 +309,7 @@ class Parser:
         if self.peek() != "}":
             while True:
                 lo = self.expr()
-                out.append((lo, self.expr()) if self.accept("..") else (lo, None))
+                out.append(Constraint(lo, self.expr()) if self.accept("..") else Constraint(lo, None))
                 if not self.accept(","):
                     break
         self.expect("}")
@@ -289,9 +325,9 @@ class Parser:
             sub = self.bitfields() if self.peek() == "{" else None
             if self.accept(":"):  # [16:1] time : bits(16) { [0] odd_even }: the type's bitfields are nested ones
                 ty = self.type_()
-                if ty[0] == "bits" and ty[2] and not sub:
-                    sub = ty[2]
-            out.append((name, slices, sub))
+                if ty.tag == "bits" and ty.fields and not sub:
+                    sub = ty.fields
+            out.append(BitField(name, slices, sub))
             if not self.accept(","):
                 break
         self.expect("}")
@@ -345,7 +381,7 @@ class Parser:
             if self.peek() == "elsif":
                 self.error("use 'else if' in a conditional expression")
             self.expect("else")
-            e = ("if", pos, cond, then, self.expr())
+            e = IfExpr(pos, cond, then, self.expr())
         else:
             e = self.binary(1)
             while self.kinds[self.i] == "as":  # as ASLRef: `a + b as T` is `(a + b) as T`, `x as T + 1` goes on
@@ -359,8 +395,8 @@ class Parser:
         pos = self.toks[self.i][2]
         self.i += 1
         if self.peek() == "{":
-            return ("as", pos, e, ("int", self.constraints()))
-        return ("as", pos, e, self.type_())
+            return As(pos, e, IntType(self.constraints()))
+        return As(pos, e, self.type_())
 
     def binary(self, level: int, left=None):
         """An expression of operators of precedence ``level`` and above. The same tree as descending one
@@ -388,13 +424,13 @@ class Parser:
             self.i += 1
             if op in ("==", "!=") and self.peek() == "MASK":
                 mask = self.mask_pattern()
-                left = ("in", pos, left, [mask], op == "==")
+                left = In(pos, left, [mask], op == "==")
                 continue
             if self.peek() == "if":
                 right = self.expr()
             else:
                 right = self.binary(6 if op == "^" else level + 1)
-            left = ("bin", pos, op, left, right)
+            left = Binary(pos, op, left, right)
 
     def unary(self):
         k = self.peek()
@@ -404,7 +440,7 @@ class Parser:
             self.depth += 1
             if self.depth > MAX_NESTING:
                 self.nested_too_deep()
-            e = ("un", pos, k, self.unary())
+            e = Unary(pos, k, self.unary())
             self.depth -= 1
             return e
         return self.postfix(self.primary())
@@ -415,12 +451,12 @@ class Parser:
             pos = self.toks[self.i][2]
             if k == "[":
                 self.i += 1
-                e = ("slice", pos, e, self.slice_list())
+                e = SliceExpr(pos, e, self.slice_list())
             elif k == "[[":
                 self.i += 1
                 idx = self.expr()
                 self.expect("]]")
-                e = ("aget", pos, e, idx)
+                e = ArrayGet(pos, e, idx)
             elif k == ".":
                 self.i += 1
                 if self.accept("["):
@@ -428,16 +464,16 @@ class Parser:
                     while self.accept(","):
                         names.append(self.ident())
                     self.expect("]")
-                    e = ("fields", pos, e, names)
+                    e = FieldsGet(pos, e, names)
                 else:
-                    e = ("field", pos, e, self.ident())
+                    e = FieldGet(pos, e, self.ident())
             elif k == "IN":
                 self.i += 1
                 positive = not self.accept("!")
                 self.expect("{")
                 pats = self.patterns("}")
                 self.expect("}")
-                e = ("in", pos, e, pats, positive)
+                e = In(pos, e, pats, positive)
             else:
                 return e
 
@@ -447,13 +483,13 @@ class Parser:
         while True:
             first = self.expr()
             if self.accept(":"):
-                out.append(("range", first, self.expr()))
+                out.append(RangeSlice(first, self.expr()))
             elif self.accept("+:"):
-                out.append(("len", first, self.expr()))
+                out.append(LenSlice(first, self.expr()))
             elif self.peek() == "*:":
                 self.error("'x[i *: w]' is obsolete syntax: write x[i * w +: w]")
             else:
-                out.append(("single", first))
+                out.append(SingleSlice(first))
             if not self.accept(","):
                 break
         self.expect("]")
@@ -461,7 +497,7 @@ class Parser:
 
     def mask_pattern(self):
         text = self.expect("MASK")
-        return ("pmask", *mask_bits(text))
+        return MaskPattern(*mask_bits(text))
 
     def patterns(self, stop):
         out = []
@@ -470,19 +506,19 @@ class Parser:
             if k == "MASK":
                 out.append(self.mask_pattern())
             elif k == "BITS":
-                out.append(("pmask", *mask_bits(self.expect("BITS"))))
+                out.append(MaskPattern(*mask_bits(self.expect("BITS"))))
             elif k == "-" and self.peek(1) in (",", stop, "=>", "where"):
                 self.i += 1
-                out.append(("pall",))
+                out.append(AllPattern())
             elif k == "<=":
                 self.i += 1
-                out.append(("pleq", self.expr()))
+                out.append(LeqPattern(self.expr()))
             elif k == ">=":
                 self.i += 1
-                out.append(("pgeq", self.expr()))
+                out.append(GeqPattern(self.expr()))
             else:
                 e = self.expr()
-                out.append(("prange", e, self.expr()) if self.accept("..") else ("pexpr", e))
+                out.append(RangePattern(e, self.expr()) if self.accept("..") else ExprPattern(e))
             if not self.accept(","):
                 return out
 
@@ -502,11 +538,12 @@ def real_literal(text: str) -> Fraction:
 
 
 def parse(text: str, path: str = "<string>") -> list:
-    parser = Parser(text, path)
-    try:
-        return parser.parse_spec()
-    except RecursionError:  # a last resort: MAX_NESTING is met first
-        parser.error("nested too deeply")
+    with collections_paused():  # (syntax.py: a tree makes no reference cycles)
+        parser = Parser(text, path)
+        try:
+            return parser.parse_spec()
+        except RecursionError:  # a last resort: MAX_NESTING is met first
+            parser.error("nested too deeply")
 
 
 __all__ = ["AslSyntaxError", "BV", "Parser", "parse"]

@@ -21,6 +21,7 @@ from .errors import (
 )
 from .global_order import initialisation_order
 from .runtime_helpers import HELPERS
+from .statement_names import assigned_roots, declared_names
 from .stdlib import PRIMITIVES
 from .types import TypeTable
 from .values import BV, copy_cost, copy_value
@@ -47,8 +48,8 @@ class Function:
     def __init__(self, decl, program, pyname):
         self.decl = decl
         self.program = program
-        self.arity = len(decl[5]) + len(decl[6])
-        self.arg_types = [t for _, t in decl[5]] + [t for _, t in decl[6]]
+        self.arity = len(decl.params) + len(decl.args)
+        self.arg_types = [a.ty for a in decl.params] + [a.ty for a in decl.args]
         self.signature = tuple(_coarse(t) for t in self.arg_types)
         self.pyname = pyname
         ns = program.ns
@@ -69,85 +70,11 @@ def _coarse(ty):
     """A position-free summary of a declared type, enough to tell overloads apart."""
     if ty is None:
         return None
-    if ty[0] == "named":
-        return ty[1]
-    if ty[0] == "tuple":
-        return tuple(_coarse(t) for t in ty[1])
-    return ty[0]
-
-
-def _declared_names(stmts, out, owned_only: bool = False):
-    """The local names the statements declare; with ``owned_only`` only those of ``var``/``let``/``constant``
-    declarations, whose aggregates the frame owns (every value bound to them is a copy or a fresh value)."""
-    for s in stmts:
-        tag = s[0]
-        if tag == "decl":
-            if isinstance(s[3], str):
-                out.append(s[3])
-            elif not owned_only:  # (a tuple's parts are not copied: copy_value keeps tuples as they are)
-                out.extend(n for n in s[3] if n is not None)
-        elif tag == "vars":
-            out.extend(s[2])
-        elif tag == "for":
-            if not owned_only:
-                out.append(s[2])
-            _declared_names(s[7], out, owned_only)
-        elif tag == "if":
-            _declared_names(s[3], out, owned_only)
-            _declared_names(s[4], out, owned_only)
-        elif tag == "case":
-            for alt in s[3]:
-                _declared_names(alt[3], out, owned_only)
-            if s[4]:
-                _declared_names(s[4], out, owned_only)
-        elif tag in ("while",):
-            _declared_names(s[4], out, owned_only)
-        elif tag == "repeat":
-            _declared_names(s[2], out, owned_only)
-        elif tag == "try":
-            _declared_names(s[2], out, owned_only)
-            for name, _, body in s[3]:
-                if name and not owned_only:
-                    out.append(name)
-                _declared_names(body, out, owned_only)
-            if s[4]:
-                _declared_names(s[4], out, owned_only)
-
-
-def _assigned_roots(stmts, out):
-    """Names at the root of an assignment target anywhere in the statement list."""
-    for s in stmts:
-        tag = s[0]
-        if tag == "assign":
-            stack = [s[2]]
-            while stack:
-                x = stack.pop()
-                if x[0] == "lvar":
-                    out.add(x[1])
-                elif x[0] == "ltuple":
-                    stack.extend(x[1])
-                elif x[0] != "ldiscard":
-                    stack.append(x[1])
-        elif tag == "if":
-            _assigned_roots(s[3], out)
-            _assigned_roots(s[4], out)
-        elif tag == "case":
-            for alt in s[3]:
-                _assigned_roots(alt[3], out)
-            if s[4]:
-                _assigned_roots(s[4], out)
-        elif tag == "for":
-            _assigned_roots(s[7], out)
-        elif tag == "while":
-            _assigned_roots(s[4], out)
-        elif tag == "repeat":
-            _assigned_roots(s[2], out)
-        elif tag == "try":
-            _assigned_roots(s[2], out)
-            for _, _, body in s[3]:
-                _assigned_roots(body, out)
-            if s[4]:
-                _assigned_roots(s[4], out)
+    if ty.tag == "named":
+        return ty.name
+    if ty.tag == "tuple":
+        return tuple(_coarse(t) for t in ty.items)
+    return ty.tag
 
 
 @contextmanager
@@ -172,7 +99,7 @@ class Program:
         self.enum_label_index: dict[str, int] = {}
         self.functions: dict[str, list[Function]] = {}
         self.global_index: dict[str, int] = {}
-        self.global_decls: list[tuple] = []
+        self.global_decls: list = []  # syntax.Global nodes
         self.G: list = []
         self._initial: list | None = None
         self._copy_cost: list[int] = []  # per global of ``initial``: values.copy_cost
@@ -195,19 +122,19 @@ class Program:
     # declarations -----------------------------------------------------------------------------
     def add(self, decls):
         for d in decls:
-            tag = d[0]
+            tag = d.tag
             if tag == "type":
-                self.types.declare(d[2], d[3])
-                self.bitfields.note(d[3])
-                if d[3] is not None and d[3][0] == "enum":
-                    for i, label in enumerate(d[3][1]):
+                self.types.declare(d.name, d.ty)
+                self.bitfields.note(d.ty)
+                if d.ty is not None and d.ty.tag == "enum":
+                    for i, label in enumerate(d.ty.labels):
                         self.enum_label_index[label] = i
             elif tag == "global":
-                self.bitfields.note(d[4])
-                if d[2] in ("constant", "let"):
-                    self.constant_names.add(d[3])
-                if d[3] not in self.global_index:
-                    self.global_index[d[3]] = len(self.G)
+                self.bitfields.note(d.ty)
+                if d.kind in ("constant", "let"):
+                    self.constant_names.add(d.name)
+                if d.name not in self.global_index:
+                    self.global_index[d.name] = len(self.G)
                     self.G.append(None)
                 self.global_decls.append(d)
             elif tag == "func":
@@ -216,11 +143,11 @@ class Program:
     def _add_function(self, d):
         self.fn_counter += 1
         self.global_writes.memo.clear()
-        fn = Function(d, self, f"F{self.fn_counter}_{d[2]}")
-        bucket = self.functions.setdefault(d[2], [])
+        fn = Function(d, self, f"F{self.fn_counter}_{d.name}")
+        bucket = self.functions.setdefault(d.name, [])
         for i, other in enumerate(bucket):
             if other.arity == fn.arity and other.signature == fn.signature:
-                if other.decl[4] == "implementation" and d[4] == "impdef":
+                if other.decl.override == "implementation" and d.override == "impdef":
                     return
                 bucket[i] = fn
                 return
@@ -246,7 +173,7 @@ class Program:
         comp = ExprCompiler(self, {})
         frame = [None]
         for d in decls if decls is not None else initialisation_order(self.global_decls, self.functions):
-            _, _, kind, name, ty, init = d
+            name, ty, init = d.name, d.ty, d.init
             with _naming_global(name):
                 if init is not None:
                     value = comp.rhs(init)(frame)
@@ -258,7 +185,7 @@ class Program:
 
     def initialize_one(self, d):
         """Add and evaluate one global declared after the model's (a test file's own global)."""
-        _, _, kind, name, ty, init = d
+        name, ty, init = d.name, d.ty, d.init
         comp = ExprCompiler(self, {})
         with _naming_global(name):
             if init is not None:
@@ -308,20 +235,20 @@ class Program:
 
     def returns_value(self, name: str) -> bool:
         """Whether the first subprogram named ``name`` returns a value (a function, not a procedure)."""
-        return self.functions[name][0].decl[7] is not None
+        return self.functions[name][0].decl.ret is not None
 
     def operand_width(self, name: str) -> int:
         """The width N of the first operand of subprogram ``name``, a ``bits(N)`` whose N is a literal or a global
         (ValueError, saying why, otherwise)."""
         fn = self.functions[name][0]
         ty = fn.arg_types[0] if fn.arg_types else None
-        if ty is None or ty[0] != "bits":
+        if ty is None or ty.tag != "bits":
             raise ValueError(f"{name}'s first operand is not a bitvector")
-        width = ty[1]
-        if width[0] == "lit":  # ("lit", position, value)
-            return int(width[2])
-        if width[0] == "var" and width[2] in self.global_index:
-            return int(self.global_value(width[2]))
+        width = ty.width
+        if width.tag == "lit":
+            return int(width.value)
+        if width.tag == "var" and width.name in self.global_index:
+            return int(self.global_value(width.name))
         raise ValueError(f"cannot tell the width of {name}'s operand")
 
     def reset(self):
@@ -386,19 +313,19 @@ class Program:
     def compile_python(self, fn: Function):
         """Generate, compile and return the Python function for ``fn``."""
         d = fn.decl
-        _, pos, name, _, _, params, args, ret, body, _, loc = d
-        names = [n for n, _ in params] + [n for n, _ in args]
+        name, params, args, body, loc = d.name, d.params, d.args, d.body, d.loc
+        names = [a.name for a in params] + [a.name for a in args]
         locals_: list[str] = []
-        _declared_names(body, locals_)
+        declared_names(body, locals_)
         gen = StmtGen(self, set(names) | set(locals_))
         mutated: set[str] = set()
-        _assigned_roots(body, mutated)
+        assigned_roots(body, mutated)
         owned: list[str] = []
-        _declared_names(body, owned, owned_only=True)
+        declared_names(body, owned, owned_only=True)
         # returned without a copy: the declared locals and the parameters copied on entry (below)
         gen.owned = set(owned) | {n for n in names if n in mutated}
-        for n, ty in params + args:
-            gen.note_type(n, ty)
+        for a in params + args:
+            gen.note_type(a.name, a.ty)
         gen.emit(0, f"def {fn.pyname}({', '.join('l_' + n for n in names)}):")
         gen._budget(1, f"{loc}: in {name}")
         for n in names:
@@ -498,7 +425,7 @@ class Program:
     def _overload_chooser(self, fitting, comp):
         def matches(ty, v):
             ty = self.types.resolve(ty)
-            t = ty[0]
+            t = ty.tag
             if t == "int":
                 return type(v) is int
             if t == "bool":
@@ -506,9 +433,9 @@ class Program:
             if t == "bits":
                 return type(v) is BV
             if t == "enum":
-                return type(v) is str and v in ty[1]
+                return type(v) is str and v in ty.labels
             if t in ("record", "exception"):
-                return type(v) is dict and list(v) == [n for n, _ in ty[1]]
+                return type(v) is dict and list(v) == [f.name for f in ty.fields]
             return True
 
         def choose(vals):
@@ -525,7 +452,7 @@ class Program:
         if type(value) is dict:
             fields = set(value)
             found = [n for n, ty in self.types.decls.items()
-                     if ty[0] == "exception" and {f for f, _ in ty[1]} == fields]
+                     if ty.tag == "exception" and {f.name for f in ty.fields} == fields]
             if len(found) == 1:
                 return found[0]
         return "exception"

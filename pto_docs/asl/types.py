@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from .errors import AslCompileError
 from .limits import MAX_BITS, check_array, check_width
+from .syntax import RecordType
 from .values import BV, copy_value, least_magnitude_member
 
 
@@ -14,16 +15,14 @@ class TypeTable:
         self.decls: dict[str, tuple] = {}
 
     def declare(self, name: str, ty):
-        self.decls[name] = ty if ty is not None else ("record", [])
+        self.decls[name] = ty if ty is not None else RecordType([])
 
     def resolve(self, ty):
         seen = 0
-        while ty[0] == "named":
-            decl = self.decls.get(ty[1])
+        while ty.tag == "named":
+            decl = self.decls.get(ty.name)
             if decl is None:
-                raise AslCompileError(f"unknown type {ty[1]}")
-            if decl[0] == "enum":
-                return ("enum", decl[1], ty[1])
+                raise AslCompileError(f"unknown type {ty.name}")
             ty = decl
             seen += 1
             if seen > 100:
@@ -33,11 +32,11 @@ class TypeTable:
     def base_value(self, ty, comp):
         """A closure ``frame -> value`` giving the base value of ``ty``."""
         ty = self.resolve(ty)
-        tag = ty[0]
+        tag = ty.tag
         if tag == "int":
             v = 0
-            if ty[1]:
-                v = self._int_base(ty[1], comp)
+            if ty.constraints:
+                v = self._int_base(ty.constraints, comp)
                 if callable(v):
                     return v
             return lambda f: v
@@ -49,9 +48,9 @@ class TypeTable:
         if tag == "string":
             return lambda f: ""
         if tag == "bits":
-            width = comp.expr(ty[1])
-            if ty[1][0] == "lit" and type(ty[1][2]) is int and 0 <= ty[1][2] <= MAX_BITS:
-                v = BV(0, ty[1][2])
+            width = comp.expr(ty.width)
+            if ty.width.tag == "lit" and type(ty.width.value) is int and 0 <= ty.width.value <= MAX_BITS:
+                v = BV(0, ty.width.value)
                 return lambda f: v
 
             def bits(f):
@@ -61,17 +60,17 @@ class TypeTable:
 
             return bits
         if tag == "enum":
-            first = ty[1][0]
+            first = ty.labels[0]
             return lambda f: first
         if tag in ("record", "exception"):
-            fields = [(n, self.base_value(t, comp)) for n, t in ty[1]]
+            fields = [(field.name, self.base_value(field.ty, comp)) for field in ty.fields]
             return lambda f: {n: fn(f) for n, fn in fields}
         if tag == "tuple":
-            items = [self.base_value(t, comp) for t in ty[1]]
+            items = [self.base_value(t, comp) for t in ty.items]
             return lambda f: tuple(fn(f) for fn in items)
         if tag == "array":
-            size = self.array_size(ty[1], comp)
-            elem = self.base_value(ty[2], comp)
+            size = self.array_size(ty.size, comp)
+            elem = self.base_value(ty.elem, comp)
 
             def array(f):
                 n = size(f)
@@ -84,15 +83,24 @@ class TypeTable:
             return array
         raise AslCompileError(f"no base value for type {tag}")
 
+    def enum_labels(self, e) -> list | None:
+        """The labels of the enumeration an array size expression names (``array [[E]] of T``), else None."""
+        if e.tag == "var":
+            decl = self.decls.get(e.name)
+            if decl is not None and decl.tag == "enum":
+                return decl.labels
+        return None
+
     def array_size(self, e, comp):
-        if e[0] == "var" and e[2] in self.decls and self.decls[e[2]][0] == "enum":
-            n = len(self.decls[e[2]][1])
+        labels = self.enum_labels(e)
+        if labels is not None:
+            n = len(labels)
             return lambda f: n
         return comp.expr(e)
 
     def _int_base(self, constraints, comp):
         """The value of least magnitude in the constraint set (ASLRef's choice), preferring 0."""
-        fns = [(comp.expr(lo), comp.expr(hi) if hi is not None else None) for lo, hi in constraints]
+        fns = [(comp.expr(c.lo), comp.expr(c.hi) if c.hi is not None else None) for c in constraints]
 
         def pick(f):
             best = least_magnitude_member((lo(f), hi(f) if hi is not None else lo(f)) for lo, hi in fns)
@@ -105,8 +113,8 @@ class TypeTable:
     def checker(self, ty, comp):
         """``(frame, value) -> bool`` for an ``as`` conversion, or None when nothing is checked."""
         ty = self.resolve(ty)
-        if ty[0] == "int" and ty[1]:
-            fns = [(comp.expr(lo), comp.expr(hi) if hi is not None else None) for lo, hi in ty[1]]
+        if ty.tag == "int" and ty.constraints:
+            fns = [(comp.expr(c.lo), comp.expr(c.hi) if c.hi is not None else None) for c in ty.constraints]
 
             def in_constraints(f, v):
                 for lo, hi in fns:
@@ -118,7 +126,7 @@ class TypeTable:
                 return False
 
             return in_constraints
-        if ty[0] == "bits":
-            width = comp.expr(ty[1])
+        if ty.tag == "bits":
+            width = comp.expr(ty.width)
             return lambda f, v: v.width == width(f)
         return None

@@ -20,21 +20,16 @@ from pygments.token import (
     Whitespace,
 )
 
+from pto_docs.asl.keywords import highlighted
+
 __all__ = ["AslLexer"]
 
-KEYWORDS = (
-    "begin", "end", "return", "if", "then", "elsif", "else", "for", "to", "downto", "while", "do", "repeat",
-    "until", "case", "of", "when", "otherwise", "where", "assert", "throw", "try", "catch", "looplimit",
-    "recurselimit", "as", "with", "pass", "unreachable", "print", "println", "pragma", "subtypes", "impdef",
-    "implementation",
-)
-DECLARATIONS = ("func", "let", "var", "constant", "type", "config", "getter", "setter")
-MODIFIERS = ("readonly", "pure", "noreturn", "private", "public")
-TYPES = ("bits", "bit", "integer", "boolean", "real", "string", "array", "record", "enumeration", "exception",
-         "collection")
-CONSTANTS = ("TRUE", "FALSE", "UNKNOWN", "ARBITRARY", "SAMPLE")
-WORD_OPERATORS = ("AND", "OR", "XOR", "EOR", "NOT", "IN", "DIV", "DIVRM", "MOD", "REM", "SHL", "SHR", "div", "mod",
-                  "divrm", "rem")
+KEYWORDS = highlighted("control")
+DECLARATIONS = highlighted("declarations")
+MODIFIERS = highlighted("modifiers")
+TYPES = highlighted("types")
+CONSTANTS = highlighted("constants")
+WORD_OPERATORS = highlighted("word_operators")
 
 _MARKER = r"//[ \t]*(?:PTO-[A-Za-z0-9_.-]*:|NDF-(?:BEGIN|END):?|ndf:|DOC-(?:BEGIN|END):?)[^\n]*"
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"

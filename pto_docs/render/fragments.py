@@ -93,9 +93,13 @@ def adopt_highlighted(entries: dict[str, str]) -> None:
 def _salt() -> str:
     import pygments
 
+    from ..asl import keywords
     from . import asl_lexer
-    with open(asl_lexer.__file__, "rb") as fh:
-        lexer = hashlib.sha256(fh.read()).hexdigest()
+    digest = hashlib.sha256()
+    for module in (asl_lexer, keywords):  # the lexer colours the keyword lists of asl/keywords.py
+        with open(module.__file__, "rb") as fh:
+            digest.update(fh.read())
+    lexer = digest.hexdigest()
     return f"{pygments.__version__}\0{lexer}\0{_WHITESPACE_SPAN.pattern}\0{_LINENO_SPAN.pattern}\0{_QUOTE_ENTITIES}"
 
 

@@ -51,7 +51,7 @@ def changed(value):
 def unwritten_leaf(program) -> tuple | None:
     """A bitvector, integer or boolean storage path of a ``var`` global that the last run (``program.dirty``)
     did not write, nor any container of it."""
-    kinds = {d[3]: d[2] for d in program.global_decls}
+    kinds = {d.name: d.kind for d in program.global_decls}
     covered = program.dirty
 
     def walk(value, path):
@@ -117,7 +117,7 @@ def test_the_sample_model_resets_the_same_both_ways(catalog_load, monkeypatch):
     from pto_docs.bridge.avs import avs_inputs
     inputs = avs_inputs(catalog_load.catalog)
     model = load_model(inputs.units, None)
-    if not any(d[0] == "func" and d[2] == NAME for d in model.decls):
+    if not any(d.tag == "func" and d.name == NAME for d in model.decls):
         pytest.skip("the sample model has no ResetProfileState")
     check(model, monkeypatch, "_LastFault", unwritten_expected=False)  # the sample's reset writes every global
 

@@ -11,12 +11,10 @@ from pto_docs.asl.parser import parse
 def parser_names(text: str, path: str) -> set[str]:
     out: set[str] = set()
     for d in parse(text, path):
-        if d[0] in ("func", "type"):
-            out.add(d[2])
-            if d[0] == "type" and isinstance(d[3], tuple) and d[3][0] == "enum":
-                out.update(d[3][1])
-        elif d[0] == "global":
-            out.add(d[3])
+        if d.tag in ("func", "type", "global"):
+            out.add(d.name)
+            if d.tag == "type" and d.ty is not None and d.ty.tag == "enum":
+                out.update(d.ty.labels)
     return out
 
 

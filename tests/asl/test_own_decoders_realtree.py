@@ -41,8 +41,8 @@ def _answer(program, name, args):
 def _declarations(text: str) -> dict:
     """Declarations by name (``func:`` before a function's), each as its parse tree without source positions."""
     decls = parse(VALIDATION_FUNC.sub("", text), "@decoder@")
-    plain = lambda d: re.sub(r"'@decoder@:\d+:\d+'", "'@'", re.sub(r"\('(\w+)', \d+", r"('\1'", repr(d)))  # noqa: E731
-    return {("func:" + d[2]) if d[0] == "func" else d[2] if d[0] == "type" else d[3]: plain(d) for d in decls}
+    plain = lambda d: re.sub(r"'@decoder@:\d+:\d+'", "'@'", re.sub(r"\bpos=\d+", "pos=", repr(d)))  # noqa: E731
+    return {("func:" + d.name) if d.tag == "func" else d.name: plain(d) for d in decls}
 
 
 # Not per-form tables: the same statements whatever the numbering, so the same parse tree as upstream's.

@@ -6,11 +6,12 @@ import pytest
 
 from pto_docs.asl.lexer import AslSyntaxError, tokenize
 from pto_docs.asl.parser import parse
+from pto_docs.asl.syntax import EnumType, MaskPattern
 
 
 def only_return_expr(text: str):
     decls = parse(f"func F() => integer\nbegin\n    return {text};\nend;\n")
-    return decls[0][8][0][2]
+    return decls[0].body[0].value
 
 
 def test_tokens_carry_kinds_values_and_offsets():
@@ -20,14 +21,14 @@ def test_tokens_carry_kinds_values_and_offsets():
 
 def test_multiplication_binds_tighter_than_addition():
     e = only_return_expr("1 + 2 * 3")
-    assert e[0] == "bin" and e[2] == "+" and e[4][2] == "*"
+    assert e.tag == "bin" and e.op == "+" and e.right.op == "*"
 
 
 def test_mixing_operators_of_one_level_needs_parentheses():
     with pytest.raises(AslSyntaxError, match="parentheses"):
         only_return_expr("1 - 2 + 3")
-    assert only_return_expr("(1 - 2) + 3")[2] == "+"
-    assert only_return_expr("1 + 2 + 3")[3][2] == "+"
+    assert only_return_expr("(1 - 2) + 3").op == "+"
+    assert only_return_expr("1 + 2 + 3").left.op == "+"
 
 
 def test_comparisons_do_not_chain():
@@ -37,7 +38,7 @@ def test_comparisons_do_not_chain():
 
 def test_bitmask_only_in_patterns():
     e = only_return_expr("x == '1x0'")
-    assert e[0] == "in" and e[3][0] == ("pmask", 0b100, 0b101, 3)
+    assert e.tag == "in" and e.patterns[0] == MaskPattern(0b100, 0b101, 3)
     with pytest.raises(AslSyntaxError):
         only_return_expr("'1x0'")
 
@@ -61,6 +62,6 @@ def test_declarations_kinds():
         "var G : R;\nconstant K = 3;\n"
         "impdef func H(a: integer) => integer\nbegin\n    return a;\nend;\n"
     )
-    assert [d[0] for d in decls] == ["type", "type", "global", "global", "func"]
-    assert decls[0][3] == ("enum", ["A", "B"])
-    assert decls[4][4] == "impdef"
+    assert [d.tag for d in decls] == ["type", "type", "global", "global", "func"]
+    assert decls[0].ty == EnumType(["A", "B"])
+    assert decls[4].override == "impdef"

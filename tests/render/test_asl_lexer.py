@@ -136,3 +136,16 @@ def test_every_upstream_unit_lexes_without_error_tokens():
         if errors:
             bad[str(path.relative_to(root))] = errors[:5]
     assert bad == {}
+
+
+def test_every_word_the_interpreter_reserves_is_highlighted_as_a_keyword():
+    """One keyword list: each word the interpreter's lexer reserves lexes, alone, as one keyword-ish token."""
+    from pto_docs.asl.lexer import KEYWORDS
+
+    lexer = AslLexer()
+    plain = []
+    for word in sorted(KEYWORDS):
+        tokens = [(kind, text) for kind, text in lexer.get_tokens(word) if text.strip()]
+        if len(tokens) != 1 or not (tokens[0][0] in Keyword or tokens[0][0] in Operator.Word):
+            plain.append((word, tokens))
+    assert plain == []
