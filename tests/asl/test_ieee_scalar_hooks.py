@@ -315,3 +315,78 @@ def test_matrix_bias_and_scaled_accumulate():
     assert got == bits32(np.float32(1.0) + np.float32(1.5 * 2.0 ** 3) * np.float32(-3.0 * 2.0 ** -2))
     assert ieee_scalar.matrix_accumulate(0, left, right, (FP32, e4m3, e4m3), "NumericRound_RNE", False,
                                          (0xFF, None)) == FP32.canonical_nan
+
+
+SIX_HOOKS = """
+type FloatingFusedOperation of enumeration { FloatingFused_MADD, FloatingFused_NMSUB };
+type NumericRoundingMode of enumeration { NumericRound_RNE, NumericRound_RTZ, NumericRound_RTP };
+type TileDataType of enumeration { TileDataType_FP32, TileDataType_FP16, TileDataType_E4M3, TileDataType_E8M0 };
+
+impdef func ScalarFPFusedProfile(operation: FloatingFusedOperation, rounding_mode: NumericRoundingMode,
+        source_type: bits(5), addend: bits(64), left: bits(64), right: bits(64)) => (bits(64), bits(5))
+begin
+    return (addend, Zeros{5});
+end;
+impdef func ScalarFPToIntegerProfile(rounding_mode: NumericRoundingMode, destination_type: bits(5),
+        source_type: bits(5), value: bits(64)) => (bits(64), bits(5))
+begin
+    return (value, Zeros{5});
+end;
+impdef func ScalarFPConvertProfile(rounding_mode: NumericRoundingMode, destination_type: bits(5),
+        source_type: bits(5), value: bits(64)) => (bits(64), bits(5))
+begin
+    return (value, Zeros{5});
+end;
+impdef func ScalarIntegerToFPProfile(rounding_mode: NumericRoundingMode, source_type: bits(5),
+        destination_type: bits(5), value: bits(64)) => (bits(64), bits(5))
+begin
+    return (value, Zeros{5});
+end;
+impdef func TileProfileMatrixBias(value: bits(64), bias: bits(64), destination_type: TileDataType,
+        bias_type: TileDataType) => bits(64)
+begin
+    return value + bias;
+end;
+impdef func TileProfileMatrixScaledAccumulate(accumulator: bits(64), left: bits(64), right: bits(64),
+        left_scale: bits(64), right_scale: bits(64), left_scale_present: boolean, right_scale_present: boolean,
+        destination_type: TileDataType, left_type: TileDataType, right_type: TileDataType,
+        left_scale_type: TileDataType, right_scale_type: TileDataType) => bits(64)
+begin
+    return accumulator + left * right;
+end;
+"""
+
+
+def test_the_other_six_hooks_are_bound_under_ieee_only():
+    program = Program(parse(SIX_HOOKS, "six.asl"), io.StringIO())
+    bind_profile(program, "ieee")
+    program.initialize()
+    from pto_docs.asl.values import BV
+
+    def word(x):
+        return BV(x, 64)
+
+    def code(x):
+        return BV(x, 5)
+
+    one_third = np.float32(1) / np.float32(3)
+    got = program.call("ScalarFPFusedProfile", "FloatingFused_NMSUB", "NumericRound_RNE", code(1),
+                       word(bits32(1.0)), word(bits32(2.0)), word(bits32(3.0)))
+    assert (got[0].val, got[1].val) == (bits32(np.float32(-5.0)), 0)  # -(2 x 3) + 1
+    got = program.call("ScalarFPToIntegerProfile", "NumericRound_RTZ", code(9), code(1), word(bits32(-2.75)))
+    assert (got[0].val, got[1].val) == ((-2) % 2 ** 64, NX)
+    got = program.call("ScalarFPConvertProfile", "NumericRound_RTP", code(4), code(1), word(bits32(one_third)))
+    above = np.float16(one_third)
+    above = above if Fraction(float(above)) > Fraction(float(one_third)) else np.nextafter(above, np.float16(1))
+    assert (got[0].val, got[1].val) == (int(above.view(np.uint16)), NX)
+    got = program.call("ScalarIntegerToFPProfile", "NumericRound_RNE", code(9), code(1), word((-3) % 2 ** 64))
+    assert (got[0].val, got[1].val) == (bits32(-3.0), 0)
+    got = program.call("TileProfileMatrixBias", word(bits32(1.5)), word(int(np.float16(0.25).view(np.uint16))),
+                       "TileDataType_FP32", "TileDataType_FP16")
+    assert got.val == bits32(1.75)
+    two = int(np.array([2.0], dtype=ml_dtypes.float8_e4m3fn).view(np.uint8)[0])
+    got = program.call("TileProfileMatrixScaledAccumulate", word(0), word(two), word(two), word(128), word(127),
+                       True, True, "TileDataType_FP32", "TileDataType_E4M3", "TileDataType_E4M3",
+                       "TileDataType_E8M0", "TileDataType_E8M0")
+    assert got.val == bits32(2.0 * 2.0 * 2.0)  # (2 x 2**1) x (2 x 2**0)
+    assert program.profile_fallbacks == set()
