@@ -390,3 +390,14 @@ def test_the_other_six_hooks_are_bound_under_ieee_only():
                        "TileDataType_E8M0", "TileDataType_E8M0")
     assert got.val == bits32(2.0 * 2.0 * 2.0)  # (2 x 2**1) x (2 x 2**0)
     assert program.profile_fallbacks == set()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(width=32, allow_nan=False, allow_infinity=False, min_value=2.0 ** -120, max_value=2.0 ** 120),
+       st.booleans(), st.sampled_from(DIRECTED))
+def test_fp32_reciprocal_in_every_mode(x, negative, mode):
+    value = -x if negative else x
+    bits, flags = ieee_scalar.unary("FloatingUnary_RECIP", FP32, mode, bits32(value))
+    exact = 1 / Fraction(value)
+    assert bits == ref_round32(exact, mode)
+    assert flags == (0 if Fraction(float(f32(bits))) == exact else NX)
