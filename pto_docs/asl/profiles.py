@@ -26,7 +26,7 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 
-from . import ieee_convert, ieee_exact
+from . import ieee_convert, ieee_exact, ieee_hooks
 from .float_formats import FORMATS as EXACT_FORMATS
 from .values import BV
 
@@ -255,6 +255,7 @@ def bind_profile(program, profile: str) -> None:
         raise ValueError(f"unknown numeric profile {profile!r}; expected one of {', '.join(PROFILES)}")
     if profile == "pto-v0":
         return
+    ieee_hooks.bind(program)  # the scalar FSU and matrix hooks, every rounding mode
     for fn in program.functions.get("TileProfileUnary", ()):
         if fn.arity != 3:
             continue
@@ -276,10 +277,13 @@ def bind_profile(program, profile: str) -> None:
         if fn.arity != 5:
             continue
         asl_version = program.compile_python(fn)
+        any_mode = program.ns[fn.pyname]  # ieee_hooks' exact hook, bound above
 
-        def scalar_hook(op, rounding, source_type, left, right, _asl=asl_version):
+        def scalar_hook(op, rounding, source_type, left, right, _asl=asl_version, _any=any_mode):
             data_type = SCALAR_CODES.get(source_type.val, "")
-            if op not in BINARY_OPS or rounding != "NumericRound_RNE" or data_type not in EXACT_FORMATS:
+            if rounding != "NumericRound_RNE":
+                return _any(op, rounding, source_type, left, right)
+            if op not in BINARY_OPS or data_type not in EXACT_FORMATS:
                 return _asl(op, rounding, source_type, left, right)
             if _exact(data_type):
                 bits, flags = ieee_exact.binary(BINARY_OPS[op], _exact(data_type), _masked(left, data_type),

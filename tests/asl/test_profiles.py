@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import struct
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -123,7 +124,7 @@ end;
 """
 
 
-def test_ieee_scalar_hook_binds_fp32_round_to_nearest_only():
+def test_ieee_scalar_hook_binds_fp32_in_every_rounding_mode():
     text = SCALAR_PROGRAM.replace("LEFT", f"'{f32_bits(1.0):032b}'").replace("RIGHT", f"'{f32_bits(0.1):032b}'")
     outputs = {}
     for profile in ("pto-v0", "ieee"):
@@ -134,8 +135,14 @@ def test_ieee_scalar_hook_binds_fp32_round_to_nearest_only():
     raw_sum = f"0x{f32_bits(1.0) + f32_bits(0.1):016x}"
     assert outputs["pto-v0"] == [raw_sum, "0x00", raw_sum, "0x00"]
     ieee_sum = f"0x{int((np.float32(1.0) + np.float32(0.1)).view(np.uint32)):016x}"
-    # round-to-nearest-even is bound to NumPy (inexact: NX); the RTZ call falls through to the ASL hook
-    assert outputs["ieee"] == [ieee_sum, "0x10", raw_sum, "0x00"]
+    # round-to-nearest-even is bound to NumPy (inexact: NX); RTZ to the exact sum truncated: the float32
+    # below it (NumPy's sum rounded up here, as 1.1000000015 lies nearer the float32 above)
+    exact = Fraction(float(np.float32(1.0))) + Fraction(float(np.float32(0.1)))
+    nearest = np.float32(1.0) + np.float32(0.1)
+    below = nearest if Fraction(float(nearest)) < exact else np.nextafter(nearest, np.float32(0))
+    assert Fraction(float(below)) < exact < Fraction(float(np.nextafter(below, np.float32(2))))
+    rtz_sum = f"0x{int(below.view(np.uint32)):016x}"
+    assert outputs["ieee"] == [ieee_sum, "0x10", rtz_sum, "0x10"]
 
 
 def test_ieee_recip_of_the_smallest_subnormal_overflows():
