@@ -1,11 +1,11 @@
-"""The outputs the house move (issue 31) must keep byte-identical, as sha256 manifests.
+"""What users get, as sha256 manifests: the outputs the house move (issue 31) kept byte-identical.
 
 ``python3 -m tests.goldens.outputs OUT_DIR`` builds them with the code checked out and writes one manifest per
 output: the catalog site (``pto-docs build`` and ``mkdocs build``), the catalog's traceability report (JSON and
 both Markdown pages) and, with PTO_SPEC_CHECKOUT, the real tree's site on both build paths and its reports.
-``tests/goldens/test_goldens.py`` builds the same outputs and compares them with the committed manifests, which
-were made by this module on the code before the move (commit c7b9d10) and reviewed: they hold hashes only, no
-content of the tree.
+``tests/goldens/test_goldens.py`` builds the same outputs and compares them with ``current/``; ``pre-move/`` was
+made by this module on the code before the move (commit c7b9d10), and every difference since is a reviewed change
+(``reviewed-changes.txt``). Manifests hold hashes only, no content of the tree.
 
 A manifest is ``<sha256>  <path>`` lines, sorted by path. Gzip members are left out (they carry a timestamp);
 everything else of a site is listed."""
