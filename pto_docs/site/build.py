@@ -254,6 +254,7 @@ class SiteBuild(PageEvents):
              "link": (back + output.locale_dir(loc, self.primary)) if loc != locale else "./"}
             for loc in self.options.languages]
         config["site_name"] = labels(locale).t("site_name")
+        self._site_url(config, locale, primary)
         config.extra["pto_footer"] = (self.manifest["footer"] if self.manifest is not None
                                       else footer_identity(self.state.renderer.catalog, locale))
         if primary:
@@ -278,6 +279,18 @@ class SiteBuild(PageEvents):
             self.languages = Languages(self, config)
             self.languages.start()
             progress.stage(f"building {self.here}" + "".join(f" + {loc}" for loc in self.languages.forked()))
+
+    def _site_url(self, config, locale: str, primary: bool) -> None:
+        """A further language lies in <lang>/ of the site: its canonical URLs and sitemap say so. Without a
+        ``site_url`` MkDocs writes empty sitemaps: one line says so, a warning, or an info line under strict
+        (a site without a sitemap is still whole: a strict build of a preview or a local copy must not fail)."""
+        if config.site_url:
+            if not primary:
+                config["site_url"] = config.site_url.rstrip("/") + "/" + output.locale_dir(locale, self.primary)
+        elif primary:
+            (log.info if config.strict else log.warning)(
+                "pto-docs: no site_url in the configuration, so sitemap.xml lists no pages; set site_url to the "
+                "address the site is published at (e.g. site_url: https://example.org/pto-isa/) to get one")
 
     def _skip_if_published(self, config) -> None:
         """``pto-docs build`` with nothing changed and the published site intact: raise SiteUpToDate (uptodate.py).

@@ -80,8 +80,15 @@ class PtoDocsConfig(base.Config):
 # The Markdown extensions the generated pages are written for, added when the configuration lacks them.
 MARKDOWN_EXTENSIONS = {"attr_list": {}, "toc": {"permalink": True}, "tables": {}, "admonition": {},
                        "pymdownx.highlight": {"use_pygments": True}, "pymdownx.superfences": {}}
-# Material features the site needs: section index pages, and a navigation that does not grow every page
+# Material features the site needs whatever the configuration says: section index pages, and a navigation that
+# does not grow every page
 THEME_FEATURES = ("navigation.prune", "navigation.indexes")
+# and those a reader expects, set when the configuration names no features of its own: back to top, the search
+# terms highlighted on the page a result opens, a copy button on every code block
+READER_FEATURES = ("navigation.top", "search.highlight", "content.code.copy")
+# Material's own default font (its mkdocs_theme.yml), fetched from Google Fonts: a configuration that still has it
+# said nothing of fonts (MkDocs merges the theme's defaults into config.theme before any plugin sees it)
+MATERIAL_DEFAULT_FONT = {"text": "Roboto", "code": "Roboto Mono"}
 
 
 def adopt_site_settings(config) -> None:
@@ -89,7 +96,8 @@ def adopt_site_settings(config) -> None:
     right after a user's ``custom_dir`` (so a user's template wins) and before Material's; our stylesheet is
     added to ``extra_css`` (the file itself is added by ``pages.PageEvents.docs_dir_files`` when docs_dir lacks it); the
     Markdown extensions and Material features the pages are written for are added where missing (a user's
-    own settings for them stay)."""
+    own settings for them stay). Where the user's configuration is silent, the site is offline (``theme.font:
+    false``: no Google Fonts), headings carry permalinks (``toc.permalink``) and the reader features are on."""
     dirs = config.theme.dirs
     overrides = str(OVERRIDES_DIR)
     if overrides not in dirs:
@@ -102,8 +110,13 @@ def adopt_site_settings(config) -> None:
             config.markdown_extensions.append(name)
             if options:
                 config.mdx_configs[name] = dict(options)
+    # MkDocs lists `toc` by default, without permalinks: give them unless the user chose
+    config.mdx_configs.setdefault("toc", {}).setdefault("permalink", True)
+    if config.theme.get("font") == MATERIAL_DEFAULT_FONT:
+        config.theme["font"] = False
     features = config.theme.setdefault("features", [])
-    features.extend(f for f in THEME_FEATURES if f not in features)
+    wanted = THEME_FEATURES + (() if features else READER_FEATURES)
+    features.extend(f for f in wanted if f not in features)
 
 
 def docs_dir_in_spec_root(config, spec_root: Path) -> bool:

@@ -201,6 +201,26 @@ class PageEvents:
             for loc in self.options.languages]
         return context
 
+    def template_context(self, context, template_name: str, config):
+        """The 404 page is served at any address, so its links cannot be relative to it. With a ``site_url``
+        MkDocs writes them from its path, exactly. Without one they are written relative to the language's root
+        (``base_url`` "."), and the page finds that root in the address it was served at (templates/overrides/
+        404.html: the part before the first segment that is a top-level name of the site), so the page works
+        under any sub-path. ``pto_site_root`` is the root of the whole site (every language) as the page links it."""
+        if template_name != "404.html":
+            return context
+        back = "../" * output.locale_dir(self.here, self.primary).count("/")
+        if config.site_url:
+            context["pto_site_root"] = context["base_url"].rstrip("/") + "/" + back
+            return context
+        context["base_url"] = "."
+        context["pto_site_root"] = "./" + back
+        names = {f.dest_uri.split("/")[0] for f in (self.doc_files or ())}
+        names.update(output.locale_dir(loc, self.primary).rstrip("/") for loc in self.options.languages)
+        context["pto_root_names"] = sorted(n for n in names if n)
+        context["pto_locale_dir"] = output.locale_dir(self.here, self.primary)
+        return context
+
     def post_page(self, output_html, page):
         src_uri = page.file.src_uri
         entries = []  # the search entries of this page (the search plugin added them in on_page_context)

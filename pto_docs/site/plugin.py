@@ -85,6 +85,9 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
     def on_page_context(self, context, page, config, nav):
         return self.current.page_context(context, page)
 
+    def on_template_context(self, context, template_name, config):
+        return self.current.template_context(context, template_name, config)
+
     @event_priority(-100)  # after every other plugin's post_page (the search plugin indexed the page before)
     def on_post_page(self, output, page, config):
         return self.current.post_page(output, page)

@@ -55,3 +55,15 @@ def test_semantics_prose_is_shown_on_the_index_reductions(real_site):
         text = pages["TROWARGMIN"]
         assert labels(locale).t("finding.semantics_asl") in text
         assert "#PTO-TROWARGMIN-CONTRACT-001" in text and "asl/tile/model/execution/reduction.asl:" in text
+
+
+def test_the_maintainers_build_loads_no_google_fonts_and_has_permalinks(real_site):
+    """The real tree built from `pto-docs init`'s minimal mkdocs.yml (issue 33): no page of either language links
+    Google Fonts; every instruction page's headings carry permalinks."""
+    pages = list(real_site.rglob("*.html"))
+    assert len(pages) > 1800
+    linked = [p for p in pages if "fonts.googleapis.com" in (text := p.read_text("utf-8")) or "fonts.gstatic.com" in text]
+    assert linked == []
+    for lang in ("", "zh-CN/"):
+        tmul = next((real_site / lang / "instructions").rglob("TMUL/index.html")).read_text("utf-8")
+        assert 'class="headerlink"' in tmul
