@@ -1,4 +1,5 @@
-"""What the command line and the MkDocs plugin both call: load a spec tree, build the site, run the trace gate.
+"""What the command line and the MkDocs plugin both call: load (analyse) a spec tree, validate it, build the site,
+run the trace gate, run its AVS test points, run a worked-example case.
 
 Each returns data or raises one of two exceptions whose message is the one line to show:
 :class:`ConfigProblem` (a usage or configuration problem: exit 2) and :class:`BuildFailed` (the build found
