@@ -10,16 +10,7 @@ import pytest
 
 from pto_docs import api
 from tests.conftest import REPO
-
-# a v1 case of the executor: TMUL of two U64 tiles
-BRIEF_CASE = {
-    "tiles": {"0": {"capacity_bytes": 128, "rows": 4, "columns": 4, "valid_rows": 1,
-                    "valid_columns": 2, "data_type": "U64", "elements": [[3, 5]]},
-              "1": {"capacity_bytes": 128, "rows": 4, "columns": 4, "valid_rows": 1,
-                    "valid_columns": 2, "data_type": "U64", "elements": [[4, "0x10"]]}},
-    "bundle": {"pad_value": "Min", "pe_mask": "0001"},
-    "execute": {"instruction": "TMUL", "destination": 2, "sources": [0, 1]},
-}
+from tests.executor.executor_helpers import BRIEF_CASE
 
 
 def test_load_gives_the_analysed_tree_the_pages_are_rendered_from():

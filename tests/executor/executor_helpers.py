@@ -6,6 +6,16 @@ from fractions import Fraction
 
 from pto_docs.executor import run_case
 
+# a small valid case: TMUL of two U64 tiles (the CLI and api tests run it)
+BRIEF_CASE = {
+    "tiles": {"0": {"capacity_bytes": 128, "rows": 4, "columns": 4, "valid_rows": 1,
+                    "valid_columns": 2, "data_type": "U64", "elements": [[3, 5]]},
+              "1": {"capacity_bytes": 128, "rows": 4, "columns": 4, "valid_rows": 1,
+                    "valid_columns": 2, "data_type": "U64", "elements": [[4, "0x10"]]}},
+    "bundle": {"pad_value": "Min", "pe_mask": "0001"},
+    "execute": {"instruction": "TMUL", "destination": 2, "sources": [0, 1]},
+}
+
 # (exp_bits, frac_bits, low_zero_bits, has_inf, total_bits)
 FORMATS = {
     "FP64": (11, 52, 0, True, 64), "FP32": (8, 23, 0, True, 32), "TF32": (8, 10, 13, True, 32),

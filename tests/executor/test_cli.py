@@ -8,7 +8,7 @@ import json
 import sys
 
 import pytest
-from executor_helpers import tile, valid
+from executor_helpers import BRIEF_CASE, tile, valid
 
 from pto_docs.executor import (
     CaseError,
@@ -21,15 +21,6 @@ from pto_docs.executor import (
     supported_instructions,
 )
 from pto_docs.executor.case import validate_result, validate_schema
-
-BRIEF_CASE = {
-    "tiles": {"0": {"capacity_bytes": 128, "rows": 4, "columns": 4, "valid_rows": 1,
-                    "valid_columns": 2, "data_type": "U64", "elements": [[3, 5]]},
-              "1": {"capacity_bytes": 128, "rows": 4, "columns": 4, "valid_rows": 1,
-                    "valid_columns": 2, "data_type": "U64", "elements": [[4, "0x10"]]}},
-    "bundle": {"pad_value": "Min", "pe_mask": "0001"},
-    "execute": {"instruction": "TMUL", "destination": 2, "sources": [0, 1]},
-}
 
 
 def _exec(path, stdin_text=None, monkeypatch=None):
