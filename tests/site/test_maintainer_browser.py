@@ -7,8 +7,8 @@ the site at any depth, and an address cannot move its <base> to another host."""
 from __future__ import annotations
 
 import functools
-import re
 import http.server
+import re
 import shutil
 import threading
 
