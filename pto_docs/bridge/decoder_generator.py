@@ -55,9 +55,10 @@ def generator_path(root: Path) -> Path | None:
     return path
 
 
-def inputs_digest(root: Path, limits: Limits = LIMITS) -> str:
+def inputs_digest(root: Path, limits: Limits | None = None) -> str:
     """sha256 of the generator's inputs: every regular file under INPUT_FOLDERS (path and content; symbolic
     links by their target text), the arguments and the limits."""
+    limits = limits or LIMITS
     digest = hashlib.sha256(f"{' '.join(ARGUMENTS)}\0{limits}\0{sys.version}\0".encode())
     for folder in INPUT_FOLDERS:
         base = root / folder
@@ -76,11 +77,11 @@ def inputs_digest(root: Path, limits: Limits = LIMITS) -> str:
     return digest.hexdigest()
 
 
-def generate(root: Path, cache_dir=None, limits: Limits = LIMITS) -> str:
+def generate(root: Path, cache_dir=None, limits: Limits | None = None) -> str:
     """The decoder ASL the tree's generator prints (from the cache when its inputs are unchanged).
     Raises GeneratorFailed."""
     from ..store import sealed_folder
-    root = Path(root)
+    root, limits = Path(root), limits or LIMITS
     script = generator_path(root)
     if script is None:
         raise GeneratorFailed(f"the tree has no {GENERATOR} to run")
@@ -120,7 +121,7 @@ def child_environment() -> dict[str, str]:
             "PYTHONHASHSEED": "0"}
 
 
-def run_generator(root: Path, script: Path, limits: Limits = LIMITS) -> str:
+def run_generator(root: Path, script: Path, limits: Limits) -> str:
     """Run ``script`` with ARGUMENTS in ``root`` under ``limits``; its standard output. Raises GeneratorFailed."""
     command = [sys.executable, "-I", "-B", str(script.resolve()), *ARGUMENTS]
     with tempfile.TemporaryDirectory(prefix="pto-docs-generator-") as scratch:

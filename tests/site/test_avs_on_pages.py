@@ -39,6 +39,35 @@ def test_each_test_of_a_unit_page_shows_its_status_in_both_languages(tmp_path):
     assert "在 pto-docs ASL 解释器上运行" in zh
 
 
+def test_points_that_need_decoders_and_kinds_the_run_filtered_out_are_absent_from_pages(tmp_path):
+    """A bare run (pto-docs' own decoders, --kind ...) leaves points not run: needs-decoders, and every point of
+    another kind. Pages show neither (no tool message, no "not run"); the points that ran keep their status."""
+    catalog = load_catalog(REPO / "catalog").catalog
+    waiting = "PTO-AVS-TILE-TMUL-ALIAS-001"  # state-transition
+    ran = [tid for tid, t in sorted(catalog.tests.items()) if t.kind in ("state-transition", "boundary")]
+    path = Path(results(tmp_path, lambda tid: "pass"))
+    doc = json.loads(path.read_text("utf-8"))
+    doc["selection"] = {"kinds": ["boundary", "state-transition"], "pattern": None}
+    doc["tests"] = [t for t in doc["tests"] if t["id"] in ran]
+    for t in doc["tests"]:
+        if t["id"] == waiting:
+            t["status"], t["message"] = "needs-decoders", "AslCompileError: unknown validation entry point " \
+                                                          "ValidateX: needs ... give --decoders FILE"
+    doc["summary"] = {"total": len(ran), "pass": len(ran) - 1, "fail": 0, "error": 0, "needs-decoders": 1}
+    path.write_text(json.dumps(doc), "utf-8")
+    site = tmp_path / "site"
+    build_catalog(site, avs_results=str(path))
+    pages = [p for p in site.glob("**/*.html")]
+    for page in pages:
+        text = page.read_text("utf-8")
+        assert "pto-avs--needs-decoders" not in text and "pto-avs--missing" not in text, page
+        assert "--decoders FILE" not in text and "未运行" not in text and ">not run<" not in text, page
+    en = (site / TMUL_PAGE).read_text("utf-8")
+    assert f'id="{waiting}"' in en and not re.search(rf'id="{waiting}".{{0,300}}pto-avs--', en, re.S)
+    assert re.search(r'id="PTO-AVS-TILE-TMUL-TYPES-001".{0,300}pto-avs--pass', en, re.S)  # a boundary point ran
+    assert not re.search(r'id="PTO-AVS-TILE-TMUL-STATIC-001".{0,300}pto-avs--', en, re.S)  # filtered out
+
+
 def test_without_results_no_status_is_shown(tmp_path):
     site = tmp_path / "site"
     build_catalog(site, avs_examples="off")
