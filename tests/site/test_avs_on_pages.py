@@ -148,3 +148,31 @@ def test_the_examples_code_digest_covers_the_interpreter_and_the_pruning():
     finally:
         Path.read_bytes = real_read  # type: ignore[method-assign]
     assert {"harness.py", "probe.py", "program.py", "avs.py", "avs_examples.py", "avs_status.py"} <= set(read)
+
+
+def test_an_example_that_ran_a_pto_v0_placeholder_says_so_in_both_languages(tmp_path):
+    """A step of the results that names profile_fallbacks (an ieee hook pto-docs cannot compute: asl/probe.py)
+    gives its example a one-line note on the page; the other examples have none."""
+    import pto_docs.bridge.avs as avs_module
+    catalog = load_catalog(REPO / "catalog").catalog
+    doc = avs_module.run_tree_avs(catalog, None, profile="ieee", examples=True)
+    marked = None
+    for result in doc["tests"]:
+        for step in result.get("steps") or ():
+            if marked is None and "changed" in step and result["id"].startswith("PTO-AVS-TILE-TMUL"):
+                step["profile_fallbacks"] = ["TileProfileMatrixAccumulate"]
+                marked = result["id"]
+    assert marked is not None
+    path = tmp_path / "avs.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    site = tmp_path / "site"
+    build_catalog(site, avs_results=str(path))
+    en = (site / TMUL_PAGE).read_text("utf-8")
+    zh = (site / "zh-CN" / TMUL_PAGE).read_text("utf-8")
+    note = re.search(r'<p class="pto-caption pto-profile-fallback">([^<]*)</p>', en)
+    assert note and "TileProfileMatrixAccumulate" in note.group(1) and "pto-v0" in note.group(1)
+    zh_note = re.search(r'<p class="pto-caption pto-profile-fallback">([^<]*)</p>', zh)
+    assert zh_note and "TileProfileMatrixAccumulate" in zh_note.group(1) and "占位实现" in zh_note.group(1)
+    assert marked in en[en.index("pto-avs-examples"):note.end()]  # the note belongs to the marked test's example
+    others = [p for p in site.glob("instructions/**/index.html") if p.parent.name != "TMUL"]
+    assert others and not any("pto-profile-fallback" in p.read_text("utf-8") for p in others)
