@@ -100,3 +100,26 @@ def test_a_tree_without_a_generator_of_its_own_is_refused(decoder_tree, tmp_path
     (decoder_tree / GENERATOR).symlink_to(outside)  # a link out of the tree is not the tree's generator
     code, out, err = avs(decoder_tree, tmp_path)
     assert code == 2 and f"the tree has no {GENERATOR} to run" in err
+
+
+def test_avs_decoders_generate_in_mkdocs_yml_runs_it_for_the_builds_examples(decoder_tree, tmp_path,  # noqa: F811
+                                                                              small_limits, caplog):
+    from mkdocs.exceptions import Abort
+
+    from tests.mkdocs_config import build_catalog
+    good_generator(decoder_tree, tmp_path)
+    site = tmp_path / "site"
+    build_catalog(site, spec_root=str(decoder_tree), avs_examples="run", avs_decoders="generate",
+                  cache_dir=str(tmp_path / "cache"))
+    assert runs(tmp_path) == 1
+    pages = [p.read_text("utf-8") for p in site.glob("**/index.html")]
+    validate = [p for p in pages if 'id="PTO-AVS-SCALAR-DEMO-VALIDATE-001"' in p]
+    assert validate and all("pto-avs--pass" in p.split('id="PTO-AVS-SCALAR-DEMO-VALIDATE-001"', 1)[1][:400]
+                            for p in validate)
+    write_generator(decoder_tree, "sys.exit(1)\n")
+    with pytest.raises(Abort):  # the generator's inputs changed: it runs again, and fails the build
+        build_catalog(tmp_path / "again", spec_root=str(decoder_tree), avs_examples="run", avs_decoders="generate",
+                      cache_dir=str(tmp_path / "cache"))
+    assert f"{decoder_tree}: error[AVS-DECODERS]: avs_decoders: generate: {GENERATOR} ended with status 1" in \
+        caplog.text
+    assert not (tmp_path / "again").exists() or not list((tmp_path / "again").glob("**/index.html"))
