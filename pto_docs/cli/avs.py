@@ -219,8 +219,8 @@ def needs_decoders_line(root, count: int) -> str:
     tree = shlex.quote(str(root))
     points = "test point calls" if count == 1 else "test points call"
     if root is not None and generator_path(Path(root)) is not None:
-        how = (f"make them with `cd {tree} && {COMMAND_HINT.replace('> FILE', '> /tmp/decoders.asl')}`, then run "
-               f"`pto-docs avs {tree} --decoders /tmp/decoders.asl` (or `pto-docs avs {tree} --decoders generate`, "
+        how = (f"make them with `(cd {tree} && {COMMAND_HINT.replace(' > FILE', '')}) > decoders.asl`, then run "
+               f"`pto-docs avs {tree} --decoders decoders.asl` (or `pto-docs avs {tree} --decoders generate`, "
                "which runs that script of the tree)")
     else:
         how = (f"the tree has no scripts/generate-asl-decoders; give its generator's output ({COMMAND_HINT} in a "

@@ -263,3 +263,14 @@ def test_records_that_cannot_make_the_decoders_refuse_the_run(decoder_tree, tmp_
     code, out, err = run("avs", str(decoder_tree), "--cache-dir", str(tmp_path / "c"))
     assert code == 2 and out == ""
     assert "error[AVS-DECODERS]" in err and "system-registers.json" in err and "--decoders FILE" in err
+
+
+def test_the_needs_decoders_line_gives_the_commands_for_a_tree_with_a_generator(decoder_tree, tmp_path):
+    (decoder_tree / "scripts").mkdir()
+    (decoder_tree / "scripts" / "generate-asl-decoders").write_text("raise SystemExit(1)\n", "utf-8")  # never run
+    code, out, err = run("avs", str(decoder_tree), "--jobs", "1", "-q", "--cache-dir", str(tmp_path / "c"))
+    (line,) = [x for x in out.splitlines() if "AVS-NEEDS-DECODERS" in x]
+    tree = str(decoder_tree)
+    assert code == 3 and (f"`(cd {tree} && python3 scripts/generate-asl-decoders --kind monolithic) > decoders.asl`, "
+                          f"then run `pto-docs avs {tree} --decoders decoders.asl`") in line
+    assert f"`pto-docs avs {tree} --decoders generate`" in line
