@@ -122,12 +122,17 @@ def needs_decoders(catalog) -> bool:
 
 def run_case(case: Mapping, *, loaded: LoadResult | None = None, decoders=None, cache=None) -> dict:
     """Run one worked-example case and return its result document. A v1 case runs on the NumPy executor
-    (executor.run_case, which raises executor.CaseError for a malformed case); a v2 case runs on the spec's ASL
+    (executor.run_case, which raises executor.CaseError for a malformed case), or, when the executor lacks its
+    operation (TGATHER, TCONCAT, TPART*, TTRANS) and ``loaded`` is given, on that tree's ASL model
+    (bridge.exec_v1_model: the same v1 result; executor.CaseError when it cannot run); a v2 case runs on the spec's ASL
     model of ``loaded`` (a tree loaded without errors) linked with its generated ``decoders``, under the
     interpreter's memory cap (bridge.exec_model; raises bridge.exec_model.CaseProblem, also for a model that
     cannot be linked). ``cache``: the checked parsed-model cache folder."""
     from .bridge.exec_model import CaseProblem, ModelRunner, check_case, is_v2
     if not is_v2(case):
+        from .bridge.exec_v1_model import needs_model, run_on_model
+        if loaded is not None and needs_model(case):  # an operation the NumPy executor lacks: the tree's model
+            return run_on_model(loaded.catalog, decoders, cache, dict(case))
         from .executor import run_case as run_v1
         return run_v1(dict(case))
     check_case(case)

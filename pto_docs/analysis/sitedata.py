@@ -105,8 +105,8 @@ class SiteData:
         if avs is not None:
             from ..model.frozen import canonical_sha256
             data.avs_key = canonical_sha256(avs)
-            from ..trace.avs_status import avs_statuses
-            data.avs, data.avs_profile = avs_statuses(catalog, avs), str(avs.get("profile", ""))
+            from ..trace.avs_status import page_statuses
+            data.avs, data.avs_profile = page_statuses(catalog, avs), str(avs.get("profile", ""))
             from ..bridge.avs_examples import examples_by_unit
             data.avs_examples = examples_by_unit(catalog, avs, data.avs)
         from ..checks import model_checks

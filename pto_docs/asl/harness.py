@@ -41,6 +41,11 @@ SCHEMA = "pto-docs.avs.v1"
 TEST_PREFIX = "// PTO-TEST: "
 MAX_STEPS = 32  # instruction steps kept per test point (results with steps: run_avs(steps=True))
 VALIDATION_CALL = re.compile(r"\b(Validate[A-Za-z0-9_]+)\s*\(\s*\)\s*;")
+STATUSES = ("pass", "fail", "error", "needs-decoders")
+
+
+class MissingValidation(AslCompileError):
+    """A test point calls a ``Validate*`` entry point the generated text lacks."""
 
 
 @dataclass(frozen=True)
@@ -89,10 +94,14 @@ class Session:
     """One linked model in one process, reused test after test."""
 
     def __init__(self, model: Model, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
-                 validation_hint: str | None = None, time_limit: float | None = None):
+                 validation_hint: str | None = None, time_limit: float | None = None,
+                 missing_validation: str = "error"):
         self.model = model
         # why a Validate* entry point the model lacks is missing (said in the error of a test point calling it)
         self.validation_hint = validation_hint
+        # the status of a test point that calls one: "error", or "needs-decoders" (the decoders given are known
+        # to lack every Validate* entry point: the point is not run rather than failed)
+        self.missing_validation = missing_validation
         self.profile = profile
         self.output = io.StringIO()
         self.program = Program(model.decls, self.output)
@@ -181,6 +190,8 @@ class Session:
             status, message = "fail", f"{exc.loc}: assertion failed: {exc.text}"
         except AslUnreachable as exc:
             status, message = "fail", str(exc)
+        except MissingValidation as exc:
+            status, message = self.missing_validation, f"AslCompileError: {located(exc)}"
         except (AslError, AslCompileError, AslSyntaxError, AslThrow) as exc:
             message = f"{type(exc).__name__}: {located(exc)}"
         except RecursionError:
@@ -213,7 +224,7 @@ class Session:
         decls = self.model.validation_decls(name)
         if decls is None:
             hint = f": {self.validation_hint}" if self.validation_hint else ""
-            raise AslCompileError(f"unknown validation entry point {name}{hint}")
+            raise MissingValidation(f"unknown validation entry point {name}{hint}")
         text = self.model.validation[name]
         for dep in sorted(set(VALIDATION_CALL.findall(text)) - {name}):
             decls = self._validation(dep) + decls
@@ -315,7 +326,7 @@ def _cost(point: TestPoint, model: Model) -> int:
 
 
 def summarize(tests: list[dict]) -> dict:
-    summary = {"total": len(tests), "pass": 0, "fail": 0, "error": 0}
+    summary = {"total": len(tests), "pass": 0, "fail": 0, "error": 0, "needs-decoders": 0}
     for t in tests:
         summary[t["status"]] += 1
     return summary
@@ -323,26 +334,29 @@ def summarize(tests: list[dict]) -> dict:
 
 def run_avs(units: list[Unit], points: list[TestPoint], generated: str | None = None, jobs: int | None = None,
             cache_dir=None, progress=None, profile: str = "pto-v0", steps: bool | Iterable[str] = False,
-            validation_hint: str | None = None, time_limit: float | None = None) -> dict:
+            validation_hint: str | None = None, time_limit: float | None = None,
+            missing_validation: str = "error") -> dict:
     """Run ``points`` on the model of ``units`` (+ the ``generated`` decoder ASL); the ``pto-docs.avs.v1``
     document. Worker processes may use WORKER_MEMORY bytes of address space beyond what they inherited. With
     ``steps`` every result also lists the instruction steps the test executed (``probe.Step``: state before,
     changes); ``steps`` may name further entry points to watch besides ``probe.ENTRY_PREFIXES`` (e.g. the
     subprograms named after instructions). ``validation_hint`` is added to the error of a test point that calls a ``Validate*`` entry
-    point the generated text lacks (e.g. how to get the generator output that has it). Each point may take
-    ``time_limit`` seconds (default program.TIME_LIMIT) and program.STEP_BUDGET steps; this process may add
+    point the generated text lacks (e.g. how to get the generator output that has it), and such a point gets the
+    status ``missing_validation`` ("error", or "needs-decoders": not run, for lack of the generator's output).
+    Each point may take ``time_limit`` seconds (default program.TIME_LIMIT) and program.STEP_BUDGET steps; this process may add
     WORKER_MEMORY bytes of address space while it runs them (memory_capped). A model that cannot be linked (a
     syntax error, a global initialiser over a limit) makes every point an error that says why."""
     with memory_capped():
         return _run_avs(units, points, generated, jobs, cache_dir, progress, profile, steps, validation_hint,
-                        time_limit)
+                        time_limit, missing_validation)
 
 
-def _run_avs(units, points, generated, jobs, cache_dir, progress, profile, steps, validation_hint, time_limit):
+def _run_avs(units, points, generated, jobs, cache_dir, progress, profile, steps, validation_hint, time_limit,
+             missing_validation="error"):
     global _SESSION
     try:
         model = load_model(units, generated, cache_dir)
-        _SESSION = Session(model, profile, steps, validation_hint, time_limit)
+        _SESSION = Session(model, profile, steps, validation_hint, time_limit, missing_validation)
     except Exception as exc:  # noqa: BLE001 - a model that cannot be linked: every point is an error saying why
         _SESSION = None
         message = "the model cannot be linked: " + failure_text(exc)

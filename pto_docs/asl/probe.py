@@ -68,6 +68,9 @@ class Step:
     before: list[Leaf] = field(default_factory=list)  # state differing from the baseline before the call
     changed: list[tuple[Leaf, Leaf]] = field(default_factory=list)  # (before, after) for every changed leaf
     truncated: bool = False
+    # the hooks of the ieee profile that could not compute this call in IEEE 754 and ran the ASL's pto-v0
+    # function instead (ieee_hooks.py program.profile_fallbacks), sorted
+    fallbacks: list[str] = field(default_factory=list)
 
 
 def _at(value, keys):
@@ -167,6 +170,10 @@ class Probe:
         dirty = self.program.dirty
         saved = set(dirty)
         dirty.clear()
+        fallbacks = getattr(self.program, "profile_fallbacks", None)
+        earlier = set(fallbacks) if fallbacks is not None else set()
+        if fallbacks is not None:
+            fallbacks.clear()
         self.depth = 1
         try:
             step.result = run(*args)
@@ -175,6 +182,9 @@ class Probe:
             step.exception = f"{type(exc).__name__}: {exc}"
             raise
         finally:
+            if fallbacks is not None:
+                step.fallbacks = sorted(fallbacks)
+                fallbacks |= earlier
             self.depth = 0
             written = set(dirty)
             dirty |= saved
@@ -378,6 +388,7 @@ def step_json(step: Step) -> dict:
         "before": [list(item) for item in before],
         "changed": [list(item) for item in changed],
         "truncated": step.truncated,
+        **({"profile_fallbacks": list(step.fallbacks)} if step.fallbacks else {}),
     }
 
 

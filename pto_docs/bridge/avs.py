@@ -82,6 +82,7 @@ def is_own_decoders(generated: str | None) -> bool:
 def run_avs_on_catalog(inputs: AvsInputs, generated: str | None, **options) -> dict:
     if is_own_decoders(generated):
         options.setdefault("validation_hint", OWN_DECODERS_HINT)
+        options.setdefault("missing_validation", "needs-decoders")
     from ..store import sealed_folder
     options["cache_dir"] = sealed_folder(options.get("cache_dir"))  # parsed models only under the user's key
     doc = run_avs(inputs.units, inputs.points, generated, **options)
@@ -119,6 +120,9 @@ def run_tree_avs(catalog: Catalog, generated: str | None, *, cache_dir=None, pat
     steps = (instruction_entry_names(catalog) or True) if examples else False
     doc = run_avs_on_catalog(avs_inputs(catalog, pattern, kinds), generated, jobs=jobs, cache_dir=cache,
                              progress=progress, profile=profile, steps=steps)
+    doc = {"schema": doc["schema"], "profile": doc["profile"],
+           "selection": {"kinds": sorted(set(kinds)) if kinds is not None else None, "pattern": pattern},
+           **{k: v for k, v in doc.items() if k not in ("schema", "profile")}}
     if examples:
         prune_to_examples(catalog, doc)
     if entry is not None:

@@ -80,6 +80,7 @@ def run(runner, case: Mapping, prepared: list[dict]) -> dict[str, Any]:
     before, truncated = probe.snapshot()
     probe.limit = max(probe.limit, len(prepared) + 1)
     listed, status, message, fault_at = [], "ok", "", None
+    fallbacks: set[str] = set()  # ieee hooks an instruction of the bundle ran as pto-v0 (probe.Step.fallbacks)
     for item in prepared:
         row = dict(item["decoded"], executed=False)
         listed.append(row)
@@ -108,6 +109,7 @@ def run(runner, case: Mapping, prepared: list[dict]) -> dict[str, Any]:
         row.update(executed=True, result=step["result"] if step else None,
                    exception=step["exception"] if step else "", fault=fault,
                    changed=step["changed"] if step else [])
+        fallbacks.update(step.get("profile_fallbacks", ()) if step else ())
         if fault_at is None and (FAULT_STATUS.search(row["result"] or "") or fault not in (None, "Fault_None")):
             fault_at = row["position"]
     changes, more = probe.changes_since(before)
@@ -120,6 +122,7 @@ def run(runner, case: Mapping, prepared: list[dict]) -> dict[str, Any]:
         "before": whole["before"], "changed": whole["changed"],
         "after": after_json(after, {b.path for b, _a in changes}),
         "truncated": whole["truncated"] or after_truncated,
+        "profile_fallbacks": sorted(fallbacks),
         "read": values, "fault": runner.global_text("_LastFault"), "status_flags": runner.flags(),
     }
     result["digest"] = hashlib.sha256(json.dumps(result, sort_keys=True, separators=(",", ":"),

@@ -173,6 +173,7 @@ class ModelRunner:
             "before": step["before"] if step else [],
             "changed": step["changed"] if step else [],
             "truncated": step["truncated"] if step else False,
+            "profile_fallbacks": step.get("profile_fallbacks", []) if step else [],
             "read": values,
             "fault": self.global_text("_LastFault"),
             "status_flags": self.flags(),

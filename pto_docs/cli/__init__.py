@@ -28,8 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("case", help="case file (JSON or YAML), or - for standard input")
     p.add_argument("--spec-root", default=None, metavar="TREE",
                    help="v2 cases: the spec tree whose ASL model runs the case (default: the pto-docs spec_root of "
-                        "./mkdocs.yml, else catalog/)")
-    p.add_argument("--decoders", metavar="FILE", help="v2 cases: the generated decoder ASL the model depends on")
+                        "./mkdocs.yml, else catalog/); given, it also runs v1 cases of the tile operations the "
+                        "NumPy executor lacks (TTRANS, TCONCAT, TGATHER, TPART*)")
+    p.add_argument("--decoders", metavar="FILE",
+                   help="cases run on the ASL model: the generated decoder ASL it depends on ('generate': run the "
+                        "tree's own generator, as for avs)")
     p.add_argument("--cache-dir", default=None, metavar="DIR", help="v2 cases: parsed-model cache")
 
     from .registry import register_more

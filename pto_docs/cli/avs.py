@@ -4,8 +4,10 @@ The tree is read once by pto-docs' loader; the interpreter gets the unit and tes
 runs as host code: a model that depends on ``generated:decoders`` gets that ASL from ``--decoders FILE`` (made
 by the spec's own generator where its maintainers run it) or, without the option, from pto-docs' own generator
 of the decoders and per-form tables (``avs_decoders``; no ``Validate*`` entry points, so a point calling one is
-an error). Exit codes: 0 every selected point passes, 1 a point fails or errors (or the tree has errors), 2
-usage or I/O."""
+not run: status needs-decoders, reported as one line). ``--decoders generate`` runs the tree's own generator
+(bridge/decoder_generator.py: the tree's code, in a limited child process). Exit codes: 0 every selected point
+passes, 1 a point fails or errors (or the tree has errors), 2 usage or I/O (or the decoders cannot be made), 3 the
+run was incomplete: every point that ran passed, but some need the generated decoders."""
 
 from __future__ import annotations
 
@@ -20,8 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decoders", metavar="FILE",
                         help="the generated decoder and validation ASL the model depends on (generated:decoders); "
                              "in a pto-spec checkout: python3 scripts/generate-asl-decoders --kind monolithic > FILE. "
-                             "Without it pto-docs makes the decoders from the tree's encoding records (no Validate* "
-                             "entry points: a test point calling one is an error)")
+                             "'generate': run that script of the tree (the tree's own code, in a child process with "
+                             "time and memory limits; its output is cached). Without it pto-docs makes the decoders "
+                             "from the tree's encoding records (no Validate* entry points: a test point calling one "
+                             "is not run, status needs-decoders, exit 3)")
     parser.add_argument("--json", dest="json_out", metavar="OUT", help="write the pto-docs.avs.v1 document to OUT")
     parser.add_argument("--junit", dest="junit_out", metavar="OUT", help="write JUnit XML to OUT")
     parser.add_argument("-k", dest="pattern", metavar="PATTERN",
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OutputRefused as exc:
         err.write(exc.format() + "\n")
         return 2
-    generated = decoders_for(result.catalog, args.decoders, err)
+    generated = decoders_for(result.catalog, args.decoders, err, cache)
     if generated is False:
         return 2
     kinds = sorted({t.kind for t in result.catalog.tests.values()})
@@ -76,9 +80,21 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     code = _write_outputs(doc, targets, args, out, err)
     if code:
         return code
-    _print_summary(doc, out, quiet=args.quiet, seconds=time.monotonic() - started)
-    s = doc["summary"]
-    return 0 if s["total"] and s["pass"] == s["total"] else 1
+    _print_summary(doc, out, quiet=args.quiet, seconds=time.monotonic() - started, root=root)
+    return exit_code(doc["summary"])
+
+
+INCOMPLETE = 3  # every point that ran passed, but some were not run for lack of the generated decoders
+
+
+def exit_code(summary: dict) -> int:
+    """0 every point passed; 1 a point failed or errored (or none ran); INCOMPLETE: the rest need decoders."""
+    waiting = summary.get("needs-decoders", 0)
+    if summary["fail"] or summary["error"] or not summary["total"]:
+        return 1
+    if waiting:
+        return INCOMPLETE if summary["pass"] + waiting == summary["total"] else 1
+    return 0 if summary["pass"] == summary["total"] else 1
 
 
 def load_with_cache(args, err: TextIO, command: str, consequence: str, tree_errors_exit: int):
@@ -100,12 +116,20 @@ def load_with_cache(args, err: TextIO, command: str, consequence: str, tree_erro
     return result, cache
 
 
-def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:
-    """The generated decoder ASL at ``path``; without a path, pto-docs' own decoders of the tree when its model
-    depends on generated:decoders (None when it does not); or False after printing why the model cannot be
-    linked: the file cannot be read, or the tree's records cannot make the decoders."""
+def decoders_for(catalog, path: str | None, err: TextIO, cache_dir=None) -> str | None | bool:
+    """The generated decoder ASL at ``path`` (``generate``: what the tree's own generator prints, cached in
+    ``cache_dir``); without a path, pto-docs' own decoders of the tree when its model depends on
+    generated:decoders (None when it does not); or False after printing why the model cannot be linked: the file
+    cannot be read, the generator failed, or the tree's records cannot make the decoders."""
     from ..bridge.avs import generated_decoders, needs_decoders
     from ..isa.decoders import DecodersUnavailable
+    if path == GENERATE:
+        from ..bridge.decoder_generator import GeneratorFailed, generate
+        try:
+            return generate(catalog.root, cache_dir)
+        except GeneratorFailed as exc:
+            err.write(f"{catalog.root}: error[AVS-DECODERS]: --decoders generate: {exc}\n")
+            return False
     try:
         generated = _read_decoders(path)
     except OSError as exc:
@@ -125,6 +149,9 @@ def decoders_for(catalog, path: str | None, err: TextIO) -> str | None | bool:
     return generated
 
 
+GENERATE = "generate"  # --decoders generate: run the tree's generator (a file of that name: ./generate)
+
+
 def _read_decoders(path: str | None) -> str | None:
     if path is None:
         return None
@@ -134,7 +161,7 @@ def _read_decoders(path: str | None) -> str | None:
 
 def _progress(err: TextIO, started: float):
     def report(result: dict, done: int, total: int) -> None:
-        if result["status"] != "pass":
+        if result["status"] not in ("pass", "needs-decoders"):  # (those: one line at the end)
             err.write(f"\r{result['status'].upper()} {result['id']}\n")
         err.write(f"\r[{done}/{total}] {time.monotonic() - started:6.1f} s")
         err.flush()
@@ -162,9 +189,10 @@ def _write_outputs(doc: dict, targets: list, args, out: TextIO, err: TextIO) -> 
     return 0
 
 
-def _print_summary(doc: dict, out: TextIO, quiet: bool, seconds: float) -> None:
+def _print_summary(doc: dict, out: TextIO, quiet: bool, seconds: float, root=None) -> None:
     from ..asl.report import kind_medians
     s = doc["summary"]
+    waiting = s.get("needs-decoders", 0)
     for t in doc["tests"]:
         if t["status"] == "fail":
             out.write(f"{t['path']}: error[AVS-FAIL]: {t['id']}: {t['message']}\n")
@@ -173,5 +201,29 @@ def _print_summary(doc: dict, out: TextIO, quiet: bool, seconds: float) -> None:
     if not quiet:
         medians = ", ".join(f"{k} {v:.3f}" for k, v in kind_medians(doc).items())
         out.write(f"median seconds per kind: {medians}\n")
+    if waiting:
+        out.write(needs_decoders_line(root, waiting) + "\n")
+    more = f", {waiting} need decoders (not run)" if waiting else ""
     out.write(f"avs ({doc['profile']}): {s['total']} test points, {s['pass']} pass, {s['fail']} fail, "
-              f"{s['error']} error in {seconds:.1f} s\n")
+              f"{s['error']} error{more} in {seconds:.1f} s\n")
+
+
+def needs_decoders_line(root, count: int) -> str:
+    """The one line that stands for every point not run for lack of the generated decoders, with the commands
+    that make them."""
+    import shlex
+    from pathlib import Path
+
+    from ..bridge.decoder_generator import COMMAND_HINT, generator_path
+    from ..model.diagnostics import printable
+    tree = shlex.quote(str(root))
+    points = "test point calls" if count == 1 else "test points call"
+    if root is not None and generator_path(Path(root)) is not None:
+        how = (f"make them with `(cd {tree} && {COMMAND_HINT.replace(' > FILE', '')}) > decoders.asl`, then run "
+               f"`pto-docs avs {tree} --decoders decoders.asl` (or `pto-docs avs {tree} --decoders generate`, "
+               "which runs that script of the tree)")
+    else:
+        how = (f"the tree has no scripts/generate-asl-decoders; give its generator's output ({COMMAND_HINT} in a "
+               "pto-spec checkout) with --decoders FILE")
+    return printable(f"{root}: warning[AVS-NEEDS-DECODERS]: {count} {points} Validate* entry points of the spec's "
+                     f"own decoder generator, which pto-docs' decoders lack, and were not run: {how}")

@@ -13,7 +13,8 @@ def v2_runner(args, out: TextIO, err: TextIO):
     def run(case, name: str, text: str) -> int | None:
         from ..bridge.exec_model import CaseProblem, check_case, is_v2
         if not is_v2(case):
-            return None
+            return _run_v1_on_model(case, args, out, err)
+
         try:
             check_case(case)
         except CaseProblem as exc:
@@ -21,6 +22,28 @@ def v2_runner(args, out: TextIO, err: TextIO):
             return 2
         return _run(case, name, args, out, err)
     return run
+
+
+def _run_v1_on_model(case, args, out: TextIO, err: TextIO) -> int | None:
+    """A v1 case of an operation the NumPy executor lacks, with ``--spec-root`` given: run on that tree's ASL
+    model (bridge.exec_v1_model; its CaseError is printed by the executor's command). None: the executor's."""
+    from ..bridge.exec_v1_model import needs_model
+    if args.spec_root is None or not needs_model(case):
+        return None
+    from ..api import run_case
+    from ..executor.case import validate_schema
+    from .avs import decoders_for, load_with_cache
+    validate_schema(case)  # a malformed case: the executor's own diagnostic, before the tree is loaded
+    loaded = load_with_cache(args, err, "exec", "the case was not run", tree_errors_exit=2)
+    if isinstance(loaded, int):
+        return loaded
+    result, cache = loaded
+    generated = decoders_for(result.catalog, args.decoders, err, cache)
+    if generated is False:
+        return 2
+    doc = run_case(case, loaded=result, decoders=generated, cache=cache)
+    out.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    return 0
 
 
 def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
@@ -31,7 +54,7 @@ def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
     if isinstance(loaded, int):
         return loaded
     result, cache = loaded
-    generated = decoders_for(result.catalog, args.decoders, err)
+    generated = decoders_for(result.catalog, args.decoders, err, cache)
     if generated is False:
         return 2
     try:

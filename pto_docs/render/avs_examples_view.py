@@ -51,6 +51,7 @@ class AvsExampleView:
     sequence: tuple[tuple[str, bool], ...]
     truncated: bool
     digest: str
+    fallbacks: tuple[str, ...] = ()  # ieee hooks the step ran as pto-v0 (probe.Step.fallbacks): said on the page
 
 
 def _group(rows: Sequence[tuple[str, str | None, str | None]]) -> list[StateRow]:
@@ -116,5 +117,5 @@ def avs_example_views(catalog: Catalog, unit: Unit, examples: Sequence[AvsExampl
             step.get("result"), step.get("exception", ""), ex.faulted,
             before, before_more, changed, changed_more,
             tuple((text, i == ex.step_index) for i, text in enumerate(ex.sequence)),
-            bool(step.get("truncated")), ex.digest))
+            bool(step.get("truncated")), ex.digest, tuple(step.get("profile_fallbacks") or ())))
     return tuple(out)

@@ -138,7 +138,8 @@ class SiteBuild(PageEvents):
         if self.options.avs_examples != "run" or self.options.avs_results:  # a results file wins
             return None
         generated = None
-        if self.options.avs_decoders:
+        generate = self.options.avs_decoders == "generate"  # run the tree's own generator (decoder_generator.py)
+        if self.options.avs_decoders and not generate:
             path = config_path(config, self.options.avs_decoders)
             try:
                 generated = path.read_bytes().decode("utf-8")
@@ -156,6 +157,16 @@ class SiteBuild(PageEvents):
 
         def run(catalog):
             from ..api import needs_decoders, run_avs
+            nonlocal generated
+            if generate and generated is None:
+                from ..bridge.decoder_generator import GeneratorFailed
+                from ..bridge.decoder_generator import generate as run_generator
+                if self.locale is None:
+                    current_progress().stage("running the tree's decoder generator (avs_decoders: generate)")
+                try:
+                    generated = run_generator(root, cache)
+                except GeneratorFailed as exc:
+                    raise PluginError(f"{root}: error[AVS-DECODERS]: avs_decoders: generate: {exc}") from None
             if generated is None and needs_decoders(catalog):
                 if self.locale is None:
                     log.info(f"{root}: the ASL model depends on generated:decoders and avs_decoders is not set: "
@@ -365,7 +376,10 @@ class SiteBuild(PageEvents):
             if self.locale is None:
                 current_progress().stage("hashing the spec tree")
             settings = {k: v for k, v in dict(self.options).items() if k not in ("cache_dir",)}
-            if self.options.avs_decoders:  # avs_examples: run reads them; their content decides the examples
+            if self.options.avs_decoders == "generate":  # the generator's inputs decide its output
+                from ..bridge.decoder_generator import inputs_digest
+                settings["avs_decoders_sha256"] = inputs_digest(root)
+            elif self.options.avs_decoders:  # avs_examples: run reads them; their content decides the examples
                 from ..model.frozen import sha256_bytes
                 try:
                     settings["avs_decoders_sha256"] = sha256_bytes(config_path(config, self.options.avs_decoders).read_bytes())

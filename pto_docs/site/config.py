@@ -60,7 +60,9 @@ class PtoDocsConfig(base.Config):
     cache_dir = c.Optional(c.Type(str))  # default: the tree's folder in the user's cache (store/paths.py)
     avs_results = c.Optional(c.Type(str))  # `pto-docs avs --json` results to show on unit pages (relative to mkdocs.yml)
     avs_examples = c.Choice(("off", "run"), default="off")  # run: the build runs `pto-docs avs --examples` itself
-    avs_decoders = c.Optional(c.Type(str))  # with avs_examples: run, the generated decoder ASL the model needs
+    # with avs_examples: run, the generated decoder ASL the model needs; "generate": run the tree's own
+    # scripts/generate-asl-decoders (the tree's code, in a child process with limits: bridge/decoder_generator.py)
+    avs_decoders = c.Optional(c.Type(str))
     avs_profile = c.Choice(("ieee", "pto-v0"), default="ieee")  # numeric profile of avs_examples: run
     templates_dir = c.Optional(c.Type(str))  # page templates (default: the templates/ shipped with pto-docs)
     nav_cache = c.Type(bool, default=True)  # draw the navigation once per group (speedups/nav_cache.py; same HTML)

@@ -1,7 +1,12 @@
 """AVS results (``pto-docs avs --json``, schema ``pto-docs.avs.v1``) read back for the report and the pages.
 
 A result belongs to the tree only while the test file it ran is unchanged: each result carries the sha256 of
-that file, and a different hash makes the result *stale*. A test point without a result is *missing*."""
+that file, and a different hash makes the result *stale*. A test point without a result is *missing*. A point
+the run did not run for lack of the spec generator's ``Validate*`` entry points is *needs-decoders*.
+
+Pages show less than the report (:func:`page_statuses`): neither a point the run filtered out (``--kind``, ``-k``)
+nor one that needs the generated decoders: a reader sees what the model said of the spec, never what the tool
+could not do."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from pathlib import Path
 from ..model.catalog import Catalog
 
 SCHEMA = "pto-docs.avs.v1"
-STATUSES = ("pass", "fail", "error", "stale", "missing")
+STATUSES = ("pass", "fail", "error", "stale", "missing", "needs-decoders")
 
 
 class AvsResultsError(ValueError):
@@ -22,7 +27,7 @@ class AvsResultsError(ValueError):
 
 @dataclass(frozen=True)
 class AvsStatus:
-    status: str  # pass | fail | error | stale | missing
+    status: str  # pass | fail | error | stale | missing | needs-decoders
     message: str = ""
     profile: str = ""
 
@@ -68,6 +73,39 @@ def avs_statuses(catalog: Catalog, doc: Mapping | None) -> dict[str, AvsStatus]:
         else:
             out[tid] = AvsStatus(result["status"], result.get("message", ""), profile)
     return out
+
+
+def page_statuses(catalog: Catalog, doc: Mapping | None) -> dict[str, AvsStatus]:
+    """The statuses pages show: :func:`avs_statuses` without the points that need the generated decoders and
+    without those the run did not select (its recorded ``selection``; a document without one: the kinds it has
+    no result of)."""
+    if doc is None:
+        return {}
+    selected = run_selection(doc)
+    return {tid: status for tid, status in avs_statuses(catalog, doc).items()
+            if status.status != "needs-decoders" and selected(catalog.tests[tid])}
+
+
+def run_selection(doc: Mapping):
+    """``selected(test)``: whether the run of ``doc`` was asked to run the catalog test ``test``."""
+    from fnmatch import fnmatch
+    selection = doc.get("selection")
+    if not isinstance(selection, Mapping):
+        ran = {r.get("kind") for r in doc.get("tests", ())}
+        return lambda test: test.kind in ran
+    kinds = selection.get("kinds")
+    kinds = set(kinds) if isinstance(kinds, list) else None
+    pattern = selection.get("pattern") if isinstance(selection.get("pattern"), str) else None
+
+    def selected(test) -> bool:
+        if kinds is not None and test.kind not in kinds:
+            return False
+        if pattern is None:
+            return True
+        if any(c in pattern for c in "*?["):  # as asl.harness._selected
+            return fnmatch(test.id, pattern) or fnmatch(test.path, pattern)
+        return pattern in test.id or pattern in test.path
+    return selected
 
 
 def avs_findings(catalog: Catalog, statuses: Mapping[str, AvsStatus]) -> list[tuple[str, str, str, str]]:

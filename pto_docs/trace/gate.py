@@ -51,6 +51,8 @@ CODES: dict[str, tuple[str, str]] = {
     "avs-error": (ERROR, "an AVS test point ended in a dynamic error"),
     "avs-stale": (ERROR, "an AVS result describes an older version of its test file"),
     "avs-missing": (ERROR, "an AVS test point has no result in the given results"),
+    "avs-needs-decoders": (ERROR, "an AVS test point was not run: it calls a Validate* entry point of the spec's "
+                                  "decoder generator, and the run had pto-docs' own decoders (pto-docs avs --decoders)"),
     "avs-example-missing": (WARNING, "an instruction that no AVS test point of the results executes (no worked example)"),
     "avs-example-failing": (ERROR, "an instruction whose every worked example comes from a test point that does not pass"),
     "avs-example-changed": (ERROR, "an instruction's worked-example digests differ from the ones the review lock pins"),

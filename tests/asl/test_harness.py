@@ -72,7 +72,7 @@ def test_statuses_reset_and_messages(tree, tmp_path):
     assert fail["message"] == "tests/asl/arch/t3.asl:5:12: assertion failed: x == 99"
     endless = next(t for t in doc["tests"] if t["id"] == "T-ENDLESS")
     assert "tests/asl/arch/t6.asl:" in endless["message"] and "step budget exhausted" in endless["message"]
-    assert doc["summary"] == {"total": 6, "pass": 3, "fail": 1, "error": 2}
+    assert doc["summary"] == {"total": 6, "pass": 3, "fail": 1, "error": 2, "needs-decoders": 0}
     schema = json.loads((Path(pto_docs.__file__).parent / "schemas" / "avs.schema.json").read_text())
     jsonschema.validate(doc, schema)
 

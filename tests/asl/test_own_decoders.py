@@ -223,14 +223,21 @@ def test_without_decoders_the_tree_runs_on_decoders_made_from_its_records(decode
     text = generate_decoders(catalog)
     assert "func Validate" not in text and text.count("\n") < 2000
     code, out, err = run("avs", str(decoder_tree), "--jobs", "1", "-q", "--cache-dir", str(tmp_path / "c"),
-                         "--json", str(tmp_path / "avs.json"))
+                         "--json", str(tmp_path / "avs.json"), "--junit", str(tmp_path / "avs.xml"))
     results = {t["id"]: t for t in json.loads((tmp_path / "avs.json").read_text("utf-8"))["tests"]}
+    junit = (tmp_path / "avs.xml").read_text("utf-8")  # not run: skipped, neither an error nor a failure
+    assert 'errors="0"' in junit and 'skipped="1"' in junit and junit.count("<skipped ") == 1
     decode = results["PTO-AVS-SCALAR-DEMO-DECODE-001"]
     assert decode["status"] == "pass", decode["message"]
     validate = results["PTO-AVS-SCALAR-DEMO-VALIDATE-001"]
-    assert validate["status"] == "error"
+    assert validate["status"] == "needs-decoders"  # not run, not an error: reported as one line, exit 3
     assert "ValidateDemoWitnesses" in validate["message"] and "--decoders FILE" in validate["message"]
-    assert code == 1 and "error[AVS-ERROR]" in out and err == ""
+    assert code == 3 and "AVS-ERROR" not in out and err == ""
+    tree = str(decoder_tree)
+    (line,) = [x for x in out.splitlines() if "warning[AVS-NEEDS-DECODERS]" in x]
+    assert line.startswith(f"{tree}: ") and " 1 test point calls Validate* " in line
+    assert "the tree has no scripts/generate-asl-decoders" in line  # (this tree has none to run)
+    assert "1 need decoders (not run)" in out.splitlines()[-1]
     others = [t for i, t in results.items() if i not in ("PTO-AVS-SCALAR-DEMO-DECODE-001", "PTO-AVS-SCALAR-DEMO-VALIDATE-001")]
     assert others and all(t["status"] == "pass" for t in others)
 
@@ -256,3 +263,14 @@ def test_records_that_cannot_make_the_decoders_refuse_the_run(decoder_tree, tmp_
     code, out, err = run("avs", str(decoder_tree), "--cache-dir", str(tmp_path / "c"))
     assert code == 2 and out == ""
     assert "error[AVS-DECODERS]" in err and "system-registers.json" in err and "--decoders FILE" in err
+
+
+def test_the_needs_decoders_line_gives_the_commands_for_a_tree_with_a_generator(decoder_tree, tmp_path):
+    (decoder_tree / "scripts").mkdir()
+    (decoder_tree / "scripts" / "generate-asl-decoders").write_text("raise SystemExit(1)\n", "utf-8")  # never run
+    code, out, err = run("avs", str(decoder_tree), "--jobs", "1", "-q", "--cache-dir", str(tmp_path / "c"))
+    (line,) = [x for x in out.splitlines() if "AVS-NEEDS-DECODERS" in x]
+    tree = str(decoder_tree)
+    assert code == 3 and (f"`(cd {tree} && python3 scripts/generate-asl-decoders --kind monolithic) > decoders.asl`, "
+                          f"then run `pto-docs avs {tree} --decoders decoders.asl`") in line
+    assert f"`pto-docs avs {tree} --decoders generate`" in line

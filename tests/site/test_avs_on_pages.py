@@ -39,6 +39,35 @@ def test_each_test_of_a_unit_page_shows_its_status_in_both_languages(tmp_path):
     assert "在 pto-docs ASL 解释器上运行" in zh
 
 
+def test_points_that_need_decoders_and_kinds_the_run_filtered_out_are_absent_from_pages(tmp_path):
+    """A bare run (pto-docs' own decoders, --kind ...) leaves points not run: needs-decoders, and every point of
+    another kind. Pages show neither (no tool message, no "not run"); the points that ran keep their status."""
+    catalog = load_catalog(REPO / "catalog").catalog
+    waiting = "PTO-AVS-TILE-TMUL-ALIAS-001"  # state-transition
+    ran = [tid for tid, t in sorted(catalog.tests.items()) if t.kind in ("state-transition", "boundary")]
+    path = Path(results(tmp_path, lambda tid: "pass"))
+    doc = json.loads(path.read_text("utf-8"))
+    doc["selection"] = {"kinds": ["boundary", "state-transition"], "pattern": None}
+    doc["tests"] = [t for t in doc["tests"] if t["id"] in ran]
+    for t in doc["tests"]:
+        if t["id"] == waiting:
+            t["status"], t["message"] = "needs-decoders", "AslCompileError: unknown validation entry point " \
+                                                          "ValidateX: needs ... give --decoders FILE"
+    doc["summary"] = {"total": len(ran), "pass": len(ran) - 1, "fail": 0, "error": 0, "needs-decoders": 1}
+    path.write_text(json.dumps(doc), "utf-8")
+    site = tmp_path / "site"
+    build_catalog(site, avs_results=str(path))
+    pages = [p for p in site.glob("**/*.html")]
+    for page in pages:
+        text = page.read_text("utf-8")
+        assert "pto-avs--needs-decoders" not in text and "pto-avs--missing" not in text, page
+        assert "--decoders FILE" not in text and "未运行" not in text and ">not run<" not in text, page
+    en = (site / TMUL_PAGE).read_text("utf-8")
+    assert f'id="{waiting}"' in en and not re.search(rf'id="{waiting}".{{0,300}}pto-avs--', en, re.S)
+    assert re.search(r'id="PTO-AVS-TILE-TMUL-TYPES-001".{0,300}pto-avs--pass', en, re.S)  # a boundary point ran
+    assert not re.search(r'id="PTO-AVS-TILE-TMUL-STATIC-001".{0,300}pto-avs--', en, re.S)  # filtered out
+
+
 def test_without_results_no_status_is_shown(tmp_path):
     site = tmp_path / "site"
     build_catalog(site, avs_examples="off")
@@ -119,3 +148,31 @@ def test_the_examples_code_digest_covers_the_interpreter_and_the_pruning():
     finally:
         Path.read_bytes = real_read  # type: ignore[method-assign]
     assert {"harness.py", "probe.py", "program.py", "avs.py", "avs_examples.py", "avs_status.py"} <= set(read)
+
+
+def test_an_example_that_ran_a_pto_v0_placeholder_says_so_in_both_languages(tmp_path):
+    """A step of the results that names profile_fallbacks (an ieee hook pto-docs cannot compute: asl/probe.py)
+    gives its example a one-line note on the page; the other examples have none."""
+    import pto_docs.bridge.avs as avs_module
+    catalog = load_catalog(REPO / "catalog").catalog
+    doc = avs_module.run_tree_avs(catalog, None, profile="ieee", examples=True)
+    marked = None
+    for result in doc["tests"]:
+        for step in result.get("steps") or ():
+            if marked is None and "changed" in step and result["id"].startswith("PTO-AVS-TILE-TMUL"):
+                step["profile_fallbacks"] = ["TileProfileMatrixAccumulate"]
+                marked = result["id"]
+    assert marked is not None
+    path = tmp_path / "avs.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    site = tmp_path / "site"
+    build_catalog(site, avs_results=str(path))
+    en = (site / TMUL_PAGE).read_text("utf-8")
+    zh = (site / "zh-CN" / TMUL_PAGE).read_text("utf-8")
+    note = re.search(r'<p class="pto-caption pto-profile-fallback">([^<]*)</p>', en)
+    assert note and "TileProfileMatrixAccumulate" in note.group(1) and "pto-v0" in note.group(1)
+    zh_note = re.search(r'<p class="pto-caption pto-profile-fallback">([^<]*)</p>', zh)
+    assert zh_note and "TileProfileMatrixAccumulate" in zh_note.group(1) and "占位实现" in zh_note.group(1)
+    assert marked in en[en.index("pto-avs-examples"):note.end()]  # the note belongs to the marked test's example
+    others = [p for p in site.glob("instructions/**/index.html") if p.parent.name != "TMUL"]
+    assert others and not any("pto-profile-fallback" in p.read_text("utf-8") for p in others)

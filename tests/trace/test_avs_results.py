@@ -34,7 +34,8 @@ def test_every_test_row_carries_its_status_on_the_current_tree(catalog_load):
     status = {row["id"]: row["avs"]["status"] for row in report["tests"] if "avs" in row}
     assert set(status) == set(catalog.tests)
     assert (status[fail], status[stale], status[missing]) == ("fail", "stale", "missing")
-    assert report["avs"]["counts"] == {"pass": len(catalog.tests) - 3, "fail": 1, "error": 0, "stale": 1, "missing": 1}
+    assert report["avs"]["counts"] == {"pass": len(catalog.tests) - 3, "fail": 1, "error": 0, "stale": 1, "missing": 1,
+                                        "needs-decoders": 0}
     codes = {(f["code"], f["id"]) for f in report["findings"] if f["code"].startswith("avs-")}
     assert codes == {("avs-fail", fail), ("avs-stale", stale), ("avs-missing", missing)}
     assert report["summary"]["verdict"] == "fail"
@@ -95,3 +96,30 @@ def test_trace_avs_end_to_end_on_a_catalog_copy(tree, tmp_path):
     results.write_text("{}", "utf-8")
     code, _out, err = run("trace", str(tree), "--avs", str(results))
     assert code == 2 and "error[AVS-RESULTS]" in err
+
+
+def test_a_point_that_needs_decoders_is_a_finding_of_the_report_but_absent_from_pages(catalog_load):
+    from pto_docs.trace.avs_status import page_statuses
+    catalog = catalog_load.catalog
+    waiting, other = sorted(catalog.tests)[:2]
+    doc = avs_doc(catalog, fail="-", stale="-", missing="-")
+    for t in doc["tests"]:
+        if t["id"] == waiting:
+            t["status"], t["message"] = "needs-decoders", "AslCompileError: unknown validation entry point ValidateX"
+    doc["summary"].update({"pass": doc["summary"]["pass"] - 1, "needs-decoders": 1})
+    assert read_avs_results("avs.json", json.dumps(doc).encode()) == doc  # the schema has the status
+    report = build_report(catalog, catalog_load.tree, (), avs=doc)
+    validator("traceability-report").validate(json.loads(json.dumps(report)))
+    assert report["avs"]["counts"]["needs-decoders"] == 1
+    assert {(f["code"], f["id"]) for f in report["findings"] if f["code"].startswith("avs-")} == \
+        {("avs-needs-decoders", waiting)}
+    assert waiting not in page_statuses(catalog, doc) and page_statuses(catalog, doc)[other].status == "pass"
+    # a run of some kinds: the points of the others were filtered out, not missed (recorded selection, or, in a
+    # document without one, the kinds it has results of)
+    kind = catalog.tests[other].kind
+    doc["tests"] = [t for t in doc["tests"] if catalog.tests[t["id"]].kind == kind]
+    shown = {tid for tid in page_statuses(catalog, doc)}
+    assert shown == {tid for tid, t in catalog.tests.items() if t.kind == kind} - {waiting}
+    assert {s.status for s in page_statuses(catalog, doc).values()} == {"pass"}
+    doc["selection"] = {"kinds": [kind], "pattern": other}
+    assert set(page_statuses(catalog, doc)) == {other}
