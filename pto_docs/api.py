@@ -236,15 +236,23 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
 
 
 def run_trace(result: LoadResult, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
-              options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None):
+              options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None,
+              previous=None):
     """The traceability report and gate of a loaded tree (a trace.run.TraceRun: report, findings, exit code; analysis.trace_run);
-    with ``stamp``, the review lock is written first.
+    with ``stamp``, the review lock is written first. ``previous`` (a release from :func:`load_release`): also
+    report every instruction removed and every encoding changed since it that no ADR or changelog entry of this
+    release names (CHANGE-UNDOCUMENTED, history/undocumented.py).
     Raises ConfigProblem for a bad policy or SOURCE_DATE_EPOCH, analysis.trace_run.StampError when the lock cannot be
     stamped."""
     from .analysis.trace_run import trace
     from .trace.gate import PolicyError
+    changes, checked = [], []
+    if previous is not None:
+        from .history.undocumented import CODE, changelog_text, undocumented_changes
+        changes = undocumented_changes(diff(previous, result), result.catalog, changelog_text(result.catalog.root))
+        checked = [CODE]
     try:
         return trace(result, check=check, stamp=stamp, policy_items=policy_items, options=options or {},
-                     environ=os.environ if environ is None else environ, avs=avs)
+                     environ=os.environ if environ is None else environ, avs=avs, changes=changes, checked=checked)
     except PolicyError as exc:
         raise ConfigProblem(str(exc)) from None

@@ -23,6 +23,9 @@ ENCODING_FORM_KEYS = frozenset({
     "encoding", "fields", "encoding_kind", "length_bits", "form_id", "constraints", "mode", "function", "selector",
     "family", "command_mnemonic", "encoding_variants", "carrier_mnemonic", "datr_contract", "complete_bundle_schema",
     "agu"})
+# the fields of an encoded form that say how its bits are laid out and which values are fixed
+BIT_ENCODING_KEYS = frozenset({"encoding", "fields", "encoding_kind", "length_bits", "mode", "function", "selector",
+                               "family", "command_mnemonic", "encoding_variants", "carrier_mnemonic"})
 SYNTAX_FORM_KEYS = frozenset({"asm", "operands", "arguments", "accepted_assembly_mnemonics",
                               "canonical_assembly_by_engine", "mnemonic", "name"})
 ENCODING_CONTRACT_KEYS = frozenset({"encoding_class", "standalone_opcode", "field_contracts", "field_zero_meanings"})
