@@ -200,6 +200,8 @@ SHARED_GROUPS = {
     "tests/site/test_reader_browser.py": "real-site",
     "tests/executor/test_exec_v2_realtree.py": "real-exec",  # shared_real_exec (tests/executor/conftest.py)
     "tests/executor/test_exec_v2_bundle_realtree.py": "real-exec",
+    "tests/history/test_formats.py": "releases",  # releases (tests/history/conftest.py): the unpacked 0.58.x trees
+    "tests/history/test_diff.py": "releases",
 }
 # The units that take a minute or more (measured with --durations), costliest first. They are handed out
 # before all others, so that the run never ends with one worker alone on one of them.

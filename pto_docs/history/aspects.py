@@ -39,6 +39,7 @@ _CODE_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
 _SPACE = re.compile(r"[ \t\f\v]+")
 _STRING = re.compile(r'("(?:[^"\\\n]|\\.)*")')
 _LOOSE = re.compile(r" (?=\W)|(?<=\W) ")  # a space beside punctuation: no token boundary depends on it
+_BLANK_LINES = re.compile(r"\n{2,}")
 
 
 def aspect_of(top: str, key: str | None) -> str:
@@ -101,14 +102,10 @@ def data_types(record: Mapping[str, Any]) -> list[str]:
     return sorted(found)
 
 
-def _tight(line: str) -> str:
-    parts = _STRING.split(line)  # (string literals at the odd places, kept as written)
-    return "".join(p if i % 2 else _LOOSE.sub("", _SPACE.sub(" ", p)) for i, p in enumerate(parts)).strip()
-
-
 def normalised_asl(text: str) -> str:
-    """ASL without comments (string literals kept), each line's whitespace reduced to single spaces between
-    words (none beside punctuation), blank lines dropped."""
+    """ASL without comments (string literals kept), whitespace reduced to single spaces between words (none
+    beside punctuation or at a line's ends), blank lines dropped."""
     code = _CODE_OR_COMMENT.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", text)
-    lines = (_tight(line) for line in code.split("\n"))
-    return "\n".join(line for line in lines if line)
+    parts = _STRING.split(code)  # (string literals at the odd places, kept as written)
+    tight = "".join(p if i % 2 else _LOOSE.sub("", _SPACE.sub(" ", p)) for i, p in enumerate(parts))
+    return _BLANK_LINES.sub("\n", tight).strip()

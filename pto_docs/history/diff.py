@@ -10,12 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .. import __version__
 from ..model.catalog import Catalog, Unit
 from ..model.frozen import thaw
-from .aspects import ASPECTS, data_types, field_changes, normalised_asl
+from .aspects import ASPECTS, data_types, field_changes
+from .aspects import normalised_asl as _normalise
+
+
+@lru_cache(maxsize=4096)  # a unit's file is normalised once for its unit and once more for its instruction
+def _normalised_text(text: str) -> str:
+    return _normalise(text)
+
+
+def normalised_asl(file) -> str:
+    return _normalised_text(file.text)
 
 DIFF_SCHEMA = "pto-docs.diff.v1"
 
@@ -148,12 +159,13 @@ def _ndf_value(clause) -> dict:
 
 
 def _instruction_change(old_cat: Catalog, new_cat: Catalog, old: Unit, new: Unit) -> InstructionChange:
-    changes = [Change(*c) for c in field_changes(old.record, new.record)]
-    record_changed = thaw(old.record) != thaw(new.record)
+    same_file = old.file.sha256 == new.file.sha256  # (then record, ASL and NDF clauses are the same)
+    changes = [] if same_file else [Change(*c) for c in field_changes(old.record, new.record)]
+    record_changed = False if same_file else thaw(old.record) != thaw(new.record)
     types_old, types_new = data_types(old.record), data_types(new.record)
     if types_old != types_new:
         changes.append(Change("data_types", "data types", types_old, types_new))
-    asl_old, asl_new = normalised_asl(old.file.text), normalised_asl(new.file.text)
+    asl_old, asl_new = ("", "") if same_file else (normalised_asl(old.file), normalised_asl(new.file))
     if asl_old != asl_new:
         changes.append(Change("semantics", "semantics", asl_old, asl_new))
     ndf_old = {c.id: _ndf_value(c) for c in old.ndf}
@@ -185,7 +197,17 @@ def _ids(old: Mapping[str, Any], new: Mapping[str, Any]) -> IdDiff:
 
 
 def _unit_value(unit: Unit) -> tuple:
-    return (thaw(unit.record), normalised_asl(unit.file.text), tuple(sorted((c.id, c.clause_sha256) for c in unit.ndf)))
+    return (thaw(unit.record), normalised_asl(unit.file), tuple(sorted((c.id, c.clause_sha256) for c in unit.ndf)))
+
+
+def _unit_ids(a: Catalog, b: Catalog) -> IdDiff:
+    """Units added, removed and changed (record, ASL without comments, NDF clauses); a unit whose file has the same
+    bytes in both is not changed, and is not normalised at all."""
+    both = a.units.keys() & b.units.keys()
+    changed = sorted(k for k in both if a.units[k].file.sha256 != b.units[k].file.sha256
+                     and _unit_value(a.units[k]) != _unit_value(b.units[k]))
+    return IdDiff(tuple(sorted(b.units.keys() - a.units.keys())), tuple(sorted(a.units.keys() - b.units.keys())),
+                  tuple(changed))
 
 
 def diff_analyses(old, new, *, old_side: Side | None = None, new_side: Side | None = None) -> ReleaseDiff:
@@ -196,6 +218,10 @@ def diff_analyses(old, new, *, old_side: Side | None = None, new_side: Side | No
     a, b = _catalog(old), _catalog(new)
     old_side = old_side or Side(a.release.version, a.release.version)
     new_side = new_side or Side(b.release.version, b.release.version)
+    return _diff(a, b, old_side, new_side)
+
+
+def _diff(a: Catalog, b: Catalog, old_side: Side, new_side: Side) -> ReleaseDiff:
     before, after = _by_mnemonic(a), _by_mnemonic(b)
     added = tuple(_entry(after[m]) for m in sorted(after.keys() - before.keys()))
     removed = tuple(_entry(before[m]) for m in sorted(before.keys() - after.keys()))
@@ -204,7 +230,7 @@ def diff_analyses(old, new, *, old_side: Side | None = None, new_side: Side | No
         change = _instruction_change(a, b, before[mnemonic], after[mnemonic])
         if change.changes or change.record_changed:
             changed.append(change)
-    units = _ids({k: _unit_value(u) for k, u in a.units.items()}, {k: _unit_value(u) for k, u in b.units.items()})
+    units = _unit_ids(a, b)
     ndf = _ids({c.id: _ndf_value(c) for c in a.ndf_clauses}, {c.id: _ndf_value(c) for c in b.ndf_clauses})
     reqs = _ids({r.id: _requirement_value(r) for r in a.requirements.values()},
                 {r.id: _requirement_value(r) for r in b.requirements.values()})
