@@ -35,9 +35,11 @@ SYNTAX_TOP = frozenset({"assembly", "block", "mnemonic"})
 
 TYPE_NAME = re.compile(r"\b(?:[SU](?:4|8|16|32|64)|FP(?:4|8|16|32|64)|BF16|TF32|HF(?:8|16|32)|B(?:8|16|32|64)|"
                        r"E\d+M\d+(?:X\d+)?|MX\w+)\b")
-_CODE_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+# a string literal ends at its quote or its line's end (a lone backslash included), a block comment at */ or the
+# text's end: none of them can fail once begun, so each is one pass (no quadratic retry from every quote)
+_CODE_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.?)*(?:"|$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
 _SPACE = re.compile(r"[ \t\f\v]+")
-_STRING = re.compile(r'("(?:[^"\\\n]|\\.)*")')
+_STRING = re.compile(r'("(?:[^"\\\n]|\\.?)*(?:"|$))', re.M)
 _LOOSE = re.compile(r" (?=\W)|(?<=\W) ")  # a space beside punctuation: no token boundary depends on it
 _BLANK_LINES = re.compile(r"\n{2,}")
 

@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from ..store.output_guard import printable
 from .aspects import ASPECTS
 from .diff import IdDiff, InstructionChange, ReleaseDiff
 
@@ -44,14 +45,15 @@ def _side(side) -> str:
 
 
 def summary_text(diff: ReleaseDiff) -> str:
-    """The lines ``pto-docs diff`` prints: counts, the instructions added and removed, changes by aspect."""
-    lines = [f"pto-docs diff {_side(diff.old)} -> {_side(diff.new)}"]
+    """The lines ``pto-docs diff`` prints: counts, the instructions added and removed, changes by aspect (names
+    from the trees with control characters escaped: a terminal is not told anything by them)."""
+    lines = [f"pto-docs diff {printable(_side(diff.old))} -> {printable(_side(diff.new))}"]
     records = sum(c.record_changed for c in diff.changed)
     lines.append(f"instructions: {len(diff.added)} added, {len(diff.removed)} removed, {len(diff.changed)} changed "
                  f"({records} with a changed record)")
     for word, entries in (("added", diff.added), ("removed", diff.removed)):
         if entries:
-            lines.append(f"  {word}: " + " ".join(e.mnemonic for e in entries))
+            lines.append(f"  {word}: " + " ".join(printable(e.mnemonic) for e in entries))
     by_aspect = {a: sum(a in c.aspects for c in diff.changed) for a in ASPECTS}
     if diff.changed:
         lines.append("  changed, by aspect: " + ", ".join(f"{a} {n}" for a, n in by_aspect.items() if n))

@@ -37,13 +37,8 @@ def changelog_text(root: str | os.PathLike) -> str:
         return fh.read().decode("utf-8", "replace")
 
 
-def _named(texts: list[str], *names: str) -> bool:
-    for name in names:
-        if name:
-            word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)")
-            if any(word.search(text) for text in texts):
-                return True
-    return False
+def _named(text: str, *names: str) -> bool:
+    return any(name and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)", text) for name in names)
 
 
 def encoding_changes(change) -> list[str]:
@@ -61,17 +56,17 @@ def undocumented_changes(diff: ReleaseDiff, new_catalog, changelog: str = "") ->
     """(code, id, path, message, line, col) of every removed instruction and changed encoding no ADR or changelog
     entry of ``new_catalog``'s release names."""
     texts = [json.dumps(thaw(a.front), ensure_ascii=False) + "\n" + a.body for a in new_catalog.adrs.values()]
-    texts.append(changelog)
+    text = "\n".join([*texts, changelog])
     since = diff.old.label if diff.old.label == diff.old.version else f"{diff.old.label} ({diff.old.version})"
     out = []
     for entry in diff.removed:
-        if not _named(texts, entry.mnemonic, entry.unit):
+        if not _named(text, entry.mnemonic, entry.unit):
             out.append((CODE, entry.mnemonic, entry.path,
                         f"{entry.mnemonic} was removed since {since} and no ADR or {CHANGELOG} entry of this release "
                         f"names it", 0, 0))
     for change in diff.changed:
         fields = encoding_changes(change)
-        if fields and not _named(texts, change.mnemonic, change.unit):
+        if fields and not _named(text, change.mnemonic, change.unit):
             unit = new_catalog.units.get(change.unit)
             out.append((CODE, change.mnemonic, change.new_path,
                         f"the encoding of {change.mnemonic} changed since {since} ({', '.join(fields)}) and no ADR or "

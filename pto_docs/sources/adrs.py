@@ -67,9 +67,10 @@ def is_template(file: SourceFile) -> bool:
 
 
 # -- the Markdown ADR format (pto-spec releases up to 0.58.2: sources/formats.py) -------------------------
-_HEADING = re.compile(r"#\s+(?:ADR[ -]?(\d{4})\s*:\s*)?(.*?)\s*\Z")
-_BULLET = re.compile(r"-\s+(?:\*\*([A-Za-z][A-Za-z -]*?)\*\*\s*:|\*\*([A-Za-z][A-Za-z -]*?):\*\*|([A-Za-z][A-Za-z -]*?):)"
-                     r"\s*(.*?)\s*\Z")
+_HEADING = re.compile(r"#[ \t]+(?:ADR[ -]?(\d{4})[ \t]*:)?")
+# (bounded keys, the value is the rest of the line: no pattern here backtracks over a long line)
+_BULLET = re.compile(r"-[ \t]+(?:\*\*([A-Za-z][A-Za-z -]{0,60}?)\*\*[ \t]*:|\*\*([A-Za-z][A-Za-z -]{0,60}?):\*\*|"
+                     r"([A-Za-z][A-Za-z -]{0,60}?):)")
 STATUS_WORDS = ("proposed", "accepted", "rejected", "superseded", "deprecated", "draft")
 
 
@@ -92,8 +93,8 @@ def parse_adr_markdown(file: SourceFile) -> tuple[RawAdr | None, list[Diagnostic
         diags.append(error(file.path, (start or 0) + 1, 1, "ADR-MARKDOWN", "ADR must start with a '# ' title line "
                            "(the Markdown ADR format of this release)"))
         return None, diags
-    heading = _HEADING.match(lines[start].strip())
-    number, title = (heading.group(1), heading.group(2)) if heading else (None, lines[start][2:].strip())
+    heading = _HEADING.match(lines[start])
+    number, title = heading.group(1), lines[start][heading.end():].strip()
     metadata: dict[str, str] = {}
     last = None
     kept = list(lines)  # the body: everything after the title line but the metadata bullets
@@ -102,7 +103,7 @@ def parse_adr_markdown(file: SourceFile) -> tuple[RawAdr | None, list[Diagnostic
         bullet = _BULLET.match(line.strip()) if line.startswith("-") else None
         if bullet:
             last = (bullet.group(1) or bullet.group(2) or bullet.group(3)).strip().lower()
-            metadata[last] = bullet.group(4)
+            metadata[last] = line.strip()[bullet.end():].strip()
         elif line.startswith((" ", "\t")) and line.strip() and last is not None:
             metadata[last] = f"{metadata[last]} {line.strip()}".strip()
         elif line.startswith(">") or not line.strip():

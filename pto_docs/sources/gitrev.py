@@ -21,11 +21,13 @@ from pathlib import Path
 
 from ..model.diagnostics import Diagnostic, error
 from ..model.layout import PARSED_AREAS, ROOT_FILES
+from ..store.output_guard import printable
 from .gitread import SHA, _common_dir, _packed_refs, _resolve, git_dir, valid_ref
 
 EXTRA_FILES = ("CHANGELOG.md",)  # read by the trace gate's change check, not by the loader
 MAX_BLOB_BYTES = 64 << 20  # as tree.MAX_FILE_BYTES
 MAX_FILES = 200_000
+MAX_ENTRIES = 2_000_000  # tree entries visited: a tree repeating a subtree at every level cannot make this endless
 HEX = re.compile(r"[0-9a-f]{4,64}\Z")
 
 
@@ -136,18 +138,21 @@ def _bad_name(name: bytes) -> str | None:
 
 def read_revision(root: str | os.PathLike, rev: str, dest: str | os.PathLike) -> RevisionTree:
     """Write the loader's files of ``rev`` (of the checkout at ``root``) into the empty directory ``dest``."""
+    from dulwich.objects import Blob, Tree
     root, dest = Path(root), Path(dest)
     sha, commit, store = resolve(root, rev)
     out = RevisionTree(sha)
     links: list[tuple[str, str]] = []
     pending = [("", commit.tree)]
+    visited = 0
     while pending:
         base, tree_sha = pending.pop()
-        try:
-            tree = store[tree_sha]
-        except Exception:  # noqa: BLE001
-            raise RevisionError(f"{root}: error[GIT-OBJECT]: tree {tree_sha.decode()} of {rev!r} cannot be read") from None
+        tree = _object(store, tree_sha, Tree, base or "/", rev)
         for entry in tree.iteritems():
+            visited += 1
+            if visited > MAX_ENTRIES:
+                raise RevisionError(f"{root}: error[GIT-TOO-LARGE]: revision {rev!r} has more than {MAX_ENTRIES:,} "
+                                    f"tree entries")
             name, mode, oid = entry.path, entry.mode, entry.sha
             shown = name.decode("utf-8", "replace")
             rel = f"{base}/{shown}" if base else shown
@@ -162,11 +167,11 @@ def read_revision(root: str | os.PathLike, rev: str, dest: str | os.PathLike) ->
             if not _wanted(rel, False):
                 continue
             if stat.S_ISLNK(mode):
-                links.append((rel, store[oid].data.decode("utf-8", "surrogateescape")))
+                links.append((rel, _object(store, oid, Blob, rel, rev).data.decode("utf-8", "surrogateescape")))
             elif mode == 0o160000:
                 out.diagnostics.append(error(rel, 0, 0, "GIT-SUBMODULE", "a submodule is not read"))
             else:
-                _write(store, oid, rel, dest, out)
+                _write(_object(store, oid, Blob, rel, rev).data, rel, dest, out)
     made = [rel for rel, target in sorted(links) if _link(rel, target, dest, out)]
     top = os.path.realpath(dest)
     for rel in made:  # a link through another link can still leave: checked on the finished tree
@@ -178,10 +183,21 @@ def read_revision(root: str | os.PathLike, rev: str, dest: str | os.PathLike) ->
     return out
 
 
-def _write(store, oid: bytes, rel: str, dest: Path, out: RevisionTree) -> None:
+def _object(store, sha: bytes, kind, rel: str, rev: str):
+    """The object ``sha`` (the entry ``rel`` of ``rev``), which must be a ``kind`` (Tree or Blob)."""
+    try:
+        obj = store[sha]
+    except Exception:  # noqa: BLE001 - missing, corrupt or unreadable: said in one line
+        obj = None
+    if not isinstance(obj, kind):
+        raise RevisionError(f"{printable(rel)}: error[GIT-OBJECT]: {kind.__name__.lower()} {sha.decode('ascii', 'replace')} "
+                            f"of revision {rev!r} is missing or not a {kind.__name__.lower()}")
+    return obj
+
+
+def _write(data: bytes, rel: str, dest: Path, out: RevisionTree) -> None:
     if out.files >= MAX_FILES:
         raise RevisionError(f"{rel}: error[GIT-TOO-LARGE]: the revision has more than {MAX_FILES:,} files to read")
-    data = store[oid].data
     if len(data) > MAX_BLOB_BYTES:
         out.diagnostics.append(error(rel, 0, 0, "FILE-TOO-LARGE", f"file has {len(data):,} bytes, more than the "
                                      f"{MAX_BLOB_BYTES:,} pto-docs reads"))

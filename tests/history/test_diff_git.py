@@ -158,3 +158,28 @@ def test_nothing_is_run(checkout, capsys, monkeypatch):
     monkeypatch.chdir(root)
     assert run_diff(capsys, "v1", "HEAD")[0] == 0
     assert not marker.exists() and started == []
+
+
+@pytest.mark.parametrize("broken", ["missing blob", "blob as a tree"])
+def test_a_broken_object_is_one_line_and_exit_2(checkout, capsys, monkeypatch, broken):
+    root, shas = checkout
+    from dulwich.objects import Blob, Commit
+    from dulwich.repo import Repo
+    repo = Repo(str(root))
+    blob = Blob.from_string(b"not a tree")
+    repo.object_store.add_object(blob)
+    base = repo[repo[shas[1]].tree]
+    if broken == "missing blob":
+        base.add(b"specification.toml", 0o100644, b"1" * 40)
+    else:
+        base.add(b"asl", 0o040000, blob.id)
+    repo.object_store.add_object(base)
+    c = Commit()
+    c.tree, c.parents, c.author = base.id, [shas[1]], b"T <t@example.com>"
+    c.committer, c.author_time, c.commit_time, c.author_timezone, c.commit_timezone = c.author, 0, 0, 0, 0
+    c.message = b"broken\n"
+    repo.object_store.add_object(c)
+    repo.refs[b"refs/heads/broken"] = c.id
+    monkeypatch.chdir(root)
+    code, out, err = run_diff(capsys, "HEAD", "broken")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "error[GIT-OBJECT]" in err, err
