@@ -32,11 +32,36 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _value(value: Any) -> str:
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _window(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` with some context, cut to VALUE_CHARS, with … where something is left out."""
+    lo, hi = max(0, start - 80), min(len(text), max(end, start) + 80)
+    hi = min(hi, lo + VALUE_CHARS)
+    return ("… " if lo else "") + text[lo:hi] + (" …" if hi < len(text) else "")
+
+
+def _one(value: Any) -> str:
     if value is None:
         return "(absent)"
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
+    text = _text(value)
     return code(text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS] + " …")
+
+
+def _pair(old: Any, new: Any) -> str:
+    """``old → new``; of two long values, the part where they differ (the JSON has both whole)."""
+    if old is None or new is None:
+        return f"{_one(old)} → {_one(new)}"
+    a, b = _text(old), _text(new)
+    if len(a) <= VALUE_CHARS and len(b) <= VALUE_CHARS:
+        return f"{code(a)} → {code(b)}"
+    first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    tail = 0
+    while tail < min(len(a), len(b)) - first and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
+        tail += 1
+    return f"{code(_window(a, first, len(a) - tail))} → {code(_window(b, first, len(b) - tail))}"
 
 
 def _side(side) -> str:
@@ -92,7 +117,7 @@ def _changed(change: InstructionChange) -> list[str]:
             out += _fenced(difflib.unified_diff(str(item.old).split("\n"), str(item.new).split("\n"), "old", "new",
                                                 lineterm="", n=1))
         else:
-            out.append(f"- {escape(item.aspect)} {code(item.field)}: {_value(item.old)} → {_value(item.new)}")
+            out.append(f"- {escape(item.aspect)} {code(item.field)}: {_pair(item.old, item.new)}")
     return out + [""]
 
 
