@@ -75,26 +75,30 @@ def _candidates(rev: str) -> list[str]:
 def resolve(root: Path, rev: str):
     """(commit sha, commit object, object store) of ``rev`` in the checkout at ``root``; RevisionError if none."""
     gdir, common, store = _store(root)
-    shown = rev.encode("unicode_escape").decode("ascii")
-    if not rev or not (rev == "HEAD" or valid_ref(rev) or HEX.match(rev)):
-        raise RevisionError(f"{root}: error[GIT-REVISION]: {shown!r} is not a revision name")
-    packed, peeled, _ = _packed_refs(common)
-    sha = None
-    for ref in _candidates(rev):
-        sha = _resolve(gdir, common, ref, packed)
-        if sha:
-            break
-    if sha is None and HEX.match(rev):
-        try:
-            found = sorted({s.decode() if isinstance(s, bytes) else s for s in store.iter_prefix(rev.encode())})
-        except Exception:  # noqa: BLE001 - an unreadable pack: the revision is not there
-            found = []
-        if len(found) > 1:
-            raise RevisionError(f"{root}: error[GIT-REVISION]: {rev!r} is ambiguous ({len(found)} objects)")
-        sha = found[0] if found else None
-    if sha is None or not SHA.match(sha):
-        raise RevisionError(f"{root}: error[GIT-REVISION]: revision {shown!r} does not exist in this checkout")
-    return _peel(root, store, sha, rev)
+    try:
+        shown = rev.encode("unicode_escape").decode("ascii")
+        if not rev or not (rev == "HEAD" or valid_ref(rev) or HEX.match(rev)):
+            raise RevisionError(f"{root}: error[GIT-REVISION]: {shown!r} is not a revision name")
+        packed, peeled, _ = _packed_refs(common)
+        sha = None
+        for ref in _candidates(rev):
+            sha = _resolve(gdir, common, ref, packed)
+            if sha:
+                break
+        if sha is None and HEX.match(rev):
+            try:
+                found = sorted({s.decode() if isinstance(s, bytes) else s for s in store.iter_prefix(rev.encode())})
+            except Exception:  # noqa: BLE001 - an unreadable pack: the revision is not there
+                found = []
+            if len(found) > 1:
+                raise RevisionError(f"{root}: error[GIT-REVISION]: {rev!r} is ambiguous ({len(found)} objects)")
+            sha = found[0] if found else None
+        if sha is None or not SHA.match(sha):
+            raise RevisionError(f"{root}: error[GIT-REVISION]: revision {shown!r} does not exist in this checkout")
+        return _peel(root, store, sha, rev)
+    except BaseException:
+        store.close()
+        raise
 
 
 def _peel(root: Path, store, sha: str, rev: str):
@@ -138,9 +142,16 @@ def _bad_name(name: bytes) -> str | None:
 
 def read_revision(root: str | os.PathLike, rev: str, dest: str | os.PathLike) -> RevisionTree:
     """Write the loader's files of ``rev`` (of the checkout at ``root``) into the empty directory ``dest``."""
-    from dulwich.objects import Blob, Tree
     root, dest = Path(root), Path(dest)
     sha, commit, store = resolve(root, rev)
+    try:
+        return _materialise(root, rev, dest, store, sha, commit)
+    finally:
+        store.close()  # (its pack files: closed now, not at interpreter exit)
+
+
+def _materialise(root: Path, rev: str, dest: Path, store, sha: str, commit) -> RevisionTree:
+    from dulwich.objects import Blob, Tree
     out = RevisionTree(sha)
     links: list[tuple[str, str]] = []
     pending = [("", commit.tree)]
