@@ -40,6 +40,12 @@ class RevisionTree:
     commit: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files: int = 0
+    directories: set[Path] = field(default_factory=set)  # made so far (one mkdir per directory, not per file)
+
+    def directory(self, path: Path) -> None:
+        if path not in self.directories:
+            path.mkdir(parents=True, exist_ok=True)
+            self.directories.add(path)
 
 
 def find_checkout(start: str | os.PathLike) -> Path | None:
@@ -214,7 +220,7 @@ def _write(data: bytes, rel: str, dest: Path, out: RevisionTree) -> None:
                                      f"{MAX_BLOB_BYTES:,} pto-docs reads"))
         return
     full = dest / rel
-    full.parent.mkdir(parents=True, exist_ok=True)
+    out.directory(full.parent)
     with open(full, "xb") as fh:  # (x: never over anything; dest was empty)
         fh.write(data)
     out.files += 1
@@ -227,6 +233,6 @@ def _link(rel: str, target: str, dest: Path, out: RevisionTree) -> bool:
                                      "not read"))
         return False
     full = dest / rel
-    full.parent.mkdir(parents=True, exist_ok=True)
+    out.directory(full.parent)
     os.symlink(target, full)
     return True
