@@ -89,3 +89,14 @@ def test_an_unloadable_previous_release_is_a_usage_error(releases_pair, tmp_path
     _old, new = releases_pair
     code, report, err = trace(capsys, new, tmp_path, "--previous", "v0.0.0")
     assert code == 2 and report == {} and "error[" in err and err.count("\n") == 1
+
+
+def test_the_previous_release_as_a_git_revision_of_the_traced_checkout(releases_pair, tmp_path, capsys):
+    from tests.history.gitrepo import annotated_tag, files_of, new_repo
+    old, new = releases_pair
+    checkout = tmp_path / "checkout"
+    repo, shas = new_repo(checkout, [files_of(old)])  # the previous release, committed and tagged
+    annotated_tag(repo, "v0.9", shas[0])
+    shutil.copytree(new, checkout, dirs_exist_ok=True)  # the work tree: the new release
+    code, report, err = trace(capsys, checkout, tmp_path, "--previous", "v0.9")
+    assert changes(report) == [("SWX", "warning"), ("SWY", "warning")], err
