@@ -1,5 +1,6 @@
 """What the command line and the MkDocs plugin both call: load (analyse) a spec tree, validate it, build the site,
-run the trace gate, run its AVS test points, run a worked-example case.
+run the trace gate, run its AVS test points, run a worked-example case, load a release (a tree or a git revision)
+and compare two releases (diff).
 
 Each returns data or raises one of two exceptions whose message is the one line to show:
 :class:`ConfigProblem` (a usage or configuration problem: exit 2) and :class:`BuildFailed` (the build found
@@ -19,8 +20,8 @@ from .analysis.load import LoadResult
 from .model.diagnostics import Diagnostic
 from .sources.mkdocs_options import ConfigProblem
 
-__all__ = ["BuildFailed", "ConfigProblem", "SiteUpToDate", "Validation", "build_site", "load", "load_catalog",
-           "needs_decoders", "run_avs", "run_case", "run_trace", "validate"]
+__all__ = ["BuildFailed", "ConfigProblem", "SiteUpToDate", "Validation", "build_site", "diff", "load",
+           "load_catalog", "load_release", "needs_decoders", "run_avs", "run_case", "run_trace", "validate"]
 
 
 class BuildFailed(Exception):
@@ -102,6 +103,28 @@ def validate(spec_root: str | os.PathLike, *, strict: bool = False) -> Validatio
               "ndf_clauses": sum(len(u.ndf) for u in cat.units.values()), "requirements": len(cat.requirements),
               "tests": len(cat.tests), "adrs": len(cat.adrs), "errors": errors, "warnings": warnings}
     return Validation(result, tuple(diags), counts)
+
+
+def load_release(spec: str, cwd: str | os.PathLike | None = None):
+    """One release to compare (a history.release.LoadedRelease: side, LoadResult, diagnostics): a spec tree
+    directory (relative to ``cwd``) or a git revision (tag, branch, sha, HEAD) of the checkout ``cwd`` lies in,
+    read from .git without running git. Raises ConfigProblem (exit 2) for one that cannot be loaded."""
+    from .history.release import ReleaseProblem
+    from .history.release import load_release as _load
+    try:
+        return _load(spec, cwd)
+    except ReleaseProblem as exc:
+        raise ConfigProblem(str(exc)) from None
+
+
+def diff(old, new, *, cwd: str | os.PathLike | None = None):
+    """What changed from release ``old`` to release ``new``: a history.diff.ReleaseDiff (``.document()`` is the
+    ``pto-docs.diff.v1`` JSON). Each is a spec name for :func:`load_release` or an already loaded release
+    (LoadedRelease, LoadResult, Analysis or Catalog)."""
+    from .history.diff import diff_analyses
+    before = load_release(old, cwd) if isinstance(old, str) else old
+    after = load_release(new, cwd) if isinstance(new, str) else new
+    return diff_analyses(before, after)
 
 
 def run_avs(catalog, generated: str | None = None, **options) -> dict:
@@ -218,15 +241,23 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
 
 
 def run_trace(result: LoadResult, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
-              options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None):
+              options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None,
+              previous=None):
     """The traceability report and gate of a loaded tree (a trace.run.TraceRun: report, findings, exit code; analysis.trace_run);
-    with ``stamp``, the review lock is written first.
+    with ``stamp``, the review lock is written first. ``previous`` (a release from :func:`load_release`): also
+    report every instruction removed and every encoding changed since it that no ADR or changelog entry of this
+    release names (CHANGE-UNDOCUMENTED, history/undocumented.py).
     Raises ConfigProblem for a bad policy or SOURCE_DATE_EPOCH, analysis.trace_run.StampError when the lock cannot be
     stamped."""
     from .analysis.trace_run import trace
     from .trace.gate import PolicyError
+    changes, checked = [], []
+    if previous is not None:
+        from .history.undocumented import CODE, changelog_text, undocumented_changes
+        changes = undocumented_changes(diff(previous, result), result.catalog, changelog_text(result.catalog.root))
+        checked = [CODE]
     try:
         return trace(result, check=check, stamp=stamp, policy_items=policy_items, options=options or {},
-                     environ=os.environ if environ is None else environ, avs=avs)
+                     environ=os.environ if environ is None else environ, avs=avs, changes=changes, checked=checked)
     except PolicyError as exc:
         raise ConfigProblem(str(exc)) from None

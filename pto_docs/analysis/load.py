@@ -38,8 +38,9 @@ from ..model.catalog import (
 from ..model.diagnostics import Diagnostic, error, sort_diagnostics
 from ..model.frozen import freeze
 from ..runtime.gc_pause import full_collections_paused
-from ..sources.adrs import adr_title, is_template, parse_adr
+from ..sources.adrs import adr_title, is_template, parse_adr, parse_adr_markdown
 from ..sources.asl_scan import scan_asl
+from ..sources.formats import ADR_MARKDOWN, CURRENT, formats_of
 from ..sources.release import parse_specification, release_identity
 from ..sources.tree import SpecTree
 from ..store.load_memo import LoadMemo, NoMemo
@@ -77,9 +78,10 @@ def _load_catalog(root, memo, previous, preread) -> LoadResult:
     diags: list[Diagnostic] = list(tree.diagnostics)
     spec, spec_diags = parse_specification(tree.get("specification.toml"), "specification.toml" in tree.raw_hashes)
     diags += spec_diags
-    units = _load_units(tree, diags, memo)
+    formats = formats_of(spec)  # the record formats of the release the tree declares (sources/formats.py)
+    units = _load_units(tree, diags, memo, formats)
     tests = _load_tests(tree, diags, memo)
-    adrs = _load_adrs(tree, diags, memo)
+    adrs = _load_adrs(tree, diags, memo, formats)
     json_files = _load_json(tree, diags, memo)
     translations = _load_translations(tree, diags, memo)
     examples = _load_examples(tree, diags, memo)
@@ -102,12 +104,15 @@ def _load_catalog(root, memo, previous, preread) -> LoadResult:
 
 
 # -- units --------------------------------------------------------------------------------------
-def _load_units(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[str, Unit]:
+def _load_units(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo, formats=CURRENT) -> dict[str, Unit]:
     units: dict[str, Unit] = {}
+    kind = formats.instruction_kind
+    step, parse = ("unit", _unit_from_file) if kind == "PTO-INSTRUCTION" else \
+        (f"unit/{kind}", lambda file, diags: _unit_from_file(file, diags, kind))
     for file in tree.under("asl"):
         if not file.path.endswith(".asl"):
             continue
-        unit, problems = memo.per_file("unit", file, _unit_from_file)
+        unit, problems = memo.per_file(step, file, parse)
         diags += problems
         if unit is None:
             continue
@@ -119,7 +124,7 @@ def _load_units(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[st
     return units
 
 
-def _unit_from_file(file: SourceFile, diags: list[Diagnostic]) -> Unit | None:
+def _unit_from_file(file: SourceFile, diags: list[Diagnostic], instruction_kind: str = "PTO-INSTRUCTION") -> Unit | None:
     scan = scan_asl(file.path, file.text, UNIT_KINDS)
     diags += scan.diagnostics
     meta = [r for r in scan.records if r.kind in ("PTO-INSTRUCTION", "PTO-UNIT")]
@@ -131,7 +136,8 @@ def _unit_from_file(file: SourceFile, diags: list[Diagnostic]) -> Unit | None:
         diags.append(error(file.path, extra.line, 1, "UNIT-RECORD-DUPLICATE", f"ASL unit has a second metadata record (first on line {meta[0].line})"))
     for raw in scan.records:
         if raw.data is not None:
-            diags += check_record(raw.kind, raw.data, file.path, raw.line, raw.col, raw.text)
+            kind = instruction_kind if raw.kind == "PTO-INSTRUCTION" else raw.kind
+            diags += check_record(kind, raw.data, file.path, raw.line, raw.col, raw.text)
     reviews = scan.of_kind("PTO-REVIEW")
     for extra in reviews[1:]:
         diags.append(error(file.path, extra.line, 1, "REVIEW-DUPLICATE", "ASL unit has more than one PTO-REVIEW record"))
@@ -216,12 +222,13 @@ def _test_from_file(file: SourceFile, diags: list[Diagnostic]) -> tuple[TestPoin
 
 
 # -- ADRs ---------------------------------------------------------------------------------------
-def _load_adrs(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo) -> dict[str, Adr]:
+def _load_adrs(tree: SpecTree, diags: list[Diagnostic], memo=NoMemo, formats=CURRENT) -> dict[str, Adr]:
     adrs: dict[str, Adr] = {}
+    step, parse = ("adr/markdown", _markdown_adr_from_file) if formats.adr == ADR_MARKDOWN else ("adr", _adr_from_file)
     for file in tree.under("docs/status/decisions"):
         if not file.path.endswith(".md") or is_template(file) or file.path.endswith("/index.md"):
             continue
-        adr, problems = memo.per_file("adr", file, _adr_from_file)
+        adr, problems = memo.per_file(step, file, parse)
         diags += problems
         if adr is None:
             continue
@@ -250,6 +257,20 @@ def _adr_from_file(file: SourceFile, diags: list[Diagnostic]) -> Adr | None:
     return Adr(id=adr_id, title=adr_title(raw.front, raw.body), status=str(raw.front.get("status", "")),
                path=file.path, front=freeze(raw.front), front_line=raw.front_line, body=raw.body,
                body_line=raw.body_line, file=file)
+
+
+def _markdown_adr_from_file(file: SourceFile, diags: list[Diagnostic]) -> Adr | None:
+    raw, problems = parse_adr_markdown(file)
+    diags += problems
+    if raw is None:
+        return None
+    number = raw.front["id"][4:]
+    if raw.front["number"] is not None and raw.front["number"] != number:
+        diags.append(error(file.path, raw.front_line, 1, "ADR-FILE-ID", f"ADR number {raw.front['number']} of its "
+                           f"title does not match its file name number {number}"))
+    return Adr(id=raw.front["id"], title=raw.front["title"], status=raw.front["status"], path=file.path,
+               front=freeze(raw.front), front_line=raw.front_line, body=raw.body, body_line=raw.body_line,
+               file=file)
 
 
 def _front_pos(text: str, path: list, first_line: int) -> tuple[int, int]:

@@ -27,9 +27,11 @@ def _examples(catalog) -> tuple[tuple, list[tuple[str, str, str, str]]]:
 
 
 def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Iterable[str] = (),
-          options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None):
+          options: Mapping | None = None, environ: Mapping[str, str] | None = None, avs: Mapping | None = None,
+          changes: Iterable[tuple] = (), checked: Iterable[str] = ()):
     """The report and findings of ``result`` (a LoadResult); ``avs``: a pto-docs.avs.v1 document whose results join
-    the test rows. Raises PolicyError for a bad policy or SOURCE_DATE_EPOCH (before anything is written),
+    the test rows; ``changes``: raw findings of the change check (history/undocumented.py) and ``checked`` the
+    on-request codes it checked (trace/gate.py ON_REQUEST). Raises PolicyError for a bad policy or SOURCE_DATE_EPOCH (before anything is written),
     StampError when the review lock cannot be stamped."""
     policy = configured_policy(policy_items, options)
     try:
@@ -64,7 +66,8 @@ def trace(result, *, check: bool = False, stamp: bool = False, policy_items: Ite
         except (LockError, OSError) as exc:
             raise StampError(f"{target}: error[IO-WRITE]: the review lock just written cannot be read back: {exc}") from None
     report = build_report(catalog, result.tree, examples, lock=lock, check=check, policy=policy, date=date,
-                          diagnostics=result.diagnostics, extra_findings=extra, avs=avs,
+                          diagnostics=result.diagnostics, extra_findings=[*extra, *changes], checked=checked,
+                          avs=avs,
                           avs_examples=avs_examples)
     findings = findings_of(report)
     return TraceRun(report, findings, exit_code(findings), stamp)

@@ -9,6 +9,7 @@ from typing import TextIO
 COMMANDS: list[tuple[str, str, str]] = [
     ("build", "pto_docs.cli.build", "build the bilingual MkDocs site (same as mkdocs build --strict)"),
     ("trace", "pto_docs.cli.trace", "traceability report and release gate (hashes, coverage, suspect links)"),
+    ("diff", "pto_docs.cli.diff", "what changed between two releases (spec trees or git revisions)"),
     ("avs", "pto_docs.cli.avs", "run the spec's AVS test points on the built-in ASL interpreter"),
     ("evidence", "pto_docs.cli.evidence",
      "rewrite or --check the derived catalogs, evidence and manifest of a tree pto-docs maintains"),

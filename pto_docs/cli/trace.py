@@ -23,6 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--avs", dest="avs_results", metavar="RESULTS",
                         help="join the results of `pto-docs avs --json` (pto-docs.avs.v1): each test's status on the "
                              "current tree; a failed, errored, stale or missing point is a finding")
+    parser.add_argument("--previous", metavar="OLD",
+                        help="the previous release (a spec tree, or a git revision of the checkout the spec tree is "
+                             "in): every instruction removed and every encoding changed since it that no ADR or "
+                             "CHANGELOG.md entry names is a CHANGE-UNDOCUMENTED finding (a warning by default)")
     parser.add_argument("--policy", action="append", default=[], metavar="CODE=SEVERITY",
                         help="severity of a finding code (fnmatch patterns allowed): error, warning or ignore; "
                              "repeatable, applied after trace_policy in mkdocs.yml")
@@ -31,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_gate(args.spec_root, check=args.check, stamp=args.stamp, json_out=args.json_out,
                     markdown_out=args.markdown_out, locale=args.locale, policy_items=args.policy, out=out, err=err,
-                    avs_results=args.avs_results)
+                    avs_results=args.avs_results, previous=args.previous)
 
 
 def _write(path: str, data: bytes, out: TextIO) -> None:
@@ -51,7 +55,7 @@ def _write(path: str, data: bytes, out: TextIO) -> None:
 def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool = False, json_out: str | None = None,
              markdown_out: str | None = None, locale: str = "en", policy_items: Iterable[str] = (),
              out: TextIO | None = None, err: TextIO | None = None, environ: Mapping[str, str] | None = None,
-             options: Mapping | None = None, avs_results: str | None = None) -> int:
+             options: Mapping | None = None, avs_results: str | None = None, previous: str | None = None) -> int:
     """load -> (stamp) -> report -> outputs -> findings on stderr -> summary -> exit code 0/1/2."""
     from .. import api
     from ..analysis.trace_run import StampError
@@ -94,9 +98,17 @@ def run_gate(spec_root: str | None = None, *, check: bool = False, stamp: bool =
     result = load_or_report(spec_root, err)
     if result is None:
         return 2
+    old = None
+    if previous is not None:
+        try:  # a tree here, else a revision of the checkout the traced tree is in
+            old = api.load_release(os.path.abspath(previous)) if os.path.isdir(previous) else \
+                api.load_release(previous, result.catalog.root)
+        except ConfigProblem as exc:
+            err.write(f"pto-docs trace: {exc}\n")
+            return 2
     try:
         run = api.run_trace(result, check=check, stamp=stamp, policy_items=policy_items, options=options,
-                            environ=environ, avs=avs)
+                            environ=environ, avs=avs, previous=old)
     except ConfigProblem as exc:
         err.write(f"pto-docs trace: error[USAGE]: {exc}\n")
         return 2

@@ -32,6 +32,7 @@ from .jsonpos import pointer_of
 # record kind -> schema file
 RECORD_SCHEMAS = {
     "PTO-INSTRUCTION": "instruction",
+    "PTO-INSTRUCTION-V0": "instruction-v0",  # releases before 0.58.1 (sources/formats.py)
     "PTO-UNIT": "unit",
     "PTO-REVIEW": "review",
     "PTO-STATE": "state",

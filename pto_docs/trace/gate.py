@@ -70,6 +70,13 @@ CODES: dict[str, tuple[str, str]] = {
 }
 
 
+# codes of checks that run only when asked: listed in a report's policy only by a run that made the check
+ON_REQUEST: dict[str, tuple[str, str]] = {
+    "CHANGE-UNDOCUMENTED": (WARNING, "trace --previous: a removed instruction or a changed encoding that no ADR or "
+                                     "changelog entry of the new release names"),
+}
+
+
 class PolicyError(ValueError):
     pass
 
@@ -85,10 +92,11 @@ class Policy:
         matched = [sev for key, sev in self.overrides if key != code and fnmatch.fnmatchcase(code, key)]
         if matched:
             return matched[-1]
-        return CODES.get(code, (ERROR, ""))[0]
+        return CODES.get(code, ON_REQUEST.get(code, (ERROR, "")))[0]
 
-    def effective(self) -> dict[str, str]:
-        return {code: self.severity(code) for code in sorted(CODES)}
+    def effective(self, also: Iterable[str] = ()) -> dict[str, str]:
+        """Every code's severity; ``also``: codes of ON_REQUEST checks this run made."""
+        return {code: self.severity(code) for code in sorted({*CODES, *also})}
 
     def with_overrides(self, more: Iterable[tuple[str, str]]) -> Policy:
         return Policy(self.overrides + tuple(more))
@@ -109,8 +117,9 @@ def parse_policy_items(items: Mapping[str, Any] | Iterable[str], where: str) -> 
     for key, value in raw:
         if value not in SEVERITIES:
             raise PolicyError(f"{where}: {key}: severity must be error, warning or ignore, not {value!r}")
-        if not any(fnmatch.fnmatchcase(code, key) for code in CODES):
-            raise PolicyError(f"{where}: {key!r} matches no finding code (known: {', '.join(sorted(CODES))})")
+        if not any(fnmatch.fnmatchcase(code, key) for code in (*CODES, *ON_REQUEST)):
+            raise PolicyError(f"{where}: {key!r} matches no finding code (known: "
+                              f"{', '.join(sorted((*CODES, *ON_REQUEST)))})")
         pairs.append((key, value))
     return pairs
 

@@ -53,6 +53,7 @@ def report_bytes(report: Mapping[str, Any]) -> bytes:
 def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: ReviewLock | None | str = AUTO,
                  check: bool = False, policy: Policy | None = None, date: str | None = None,
                  diagnostics: Iterable = (), extra_findings: Iterable[tuple[str, str, str, str]] = (),
+                 checked: Iterable[str] = (),
                  avs: Mapping[str, Any] | None = None,
                  avs_examples: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The whole report as plain JSON data. ``lock="auto"`` reads ``pto-docs.review-lock.json`` of the root.
@@ -84,7 +85,7 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
                     d.message + (f" (at {d.pointer})" if d.pointer else ""), d.line, d.col))
     findings = apply_policy(raw, policy)
     report["findings"] = [f.as_finding_json() for f in findings]
-    report["policy"] = policy.effective()
+    report["policy"] = policy.effective(also=checked)
     report["options"] = {"check": bool(check), "lock": LOCK_NAME if lock is not None else None,
                          "lock_sha256": lock.sha256 if lock is not None else None}
     errors = sum(1 for f in findings if f.severity == "error")

@@ -34,9 +34,11 @@ def emitted_codes() -> dict[str, str]:
 
 
 def printed_codes() -> set[str]:
-    """Codes the commands print themselves (``...: error[CODE]: ...`` in an f-string)."""
+    """Codes the commands print themselves (``...: error[CODE]: ...`` in an f-string), or print as the one-line
+    message of an exception a library module raises (history/, sources/gitrev.py: a release that cannot be read)."""
     found = set()
-    for path in (REPO / "pto_docs" / "cli").rglob("*.py"):
+    package = REPO / "pto_docs"
+    for path in [*(package / "cli").rglob("*.py"), *(package / "history").rglob("*.py"), package / "sources/gitrev.py"]:
         found |= set(re.findall(r"(?:error|warning|fail)\[([A-Z][A-Z0-9-]*)\]", path.read_text("utf-8")))
     return found - {"CODE"}
 
