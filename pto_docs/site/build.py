@@ -248,11 +248,14 @@ class SiteBuild(PageEvents):
                     plugin.is_dirty = False
                 self.search = plugin
         config["nav"] = self.manifest["nav"] if self.manifest is not None else navigation(self.state.renderer, locale)
-        back = "../" * output.locale_dir(locale, self.primary).count("/")
+        version = self.options.version
+        back = "../" * output.site_path(locale, self.primary, version).count("/")
         config.extra["alternate"] = [
             {"name": labels(loc).t("language_name"), "lang": loc,
-             "link": (back + output.locale_dir(loc, self.primary)) if loc != locale else "./"}
+             "link": (back + output.site_path(loc, self.primary, version)) if loc != locale else "./"}
             for loc in self.options.languages]
+        if version:  # a release of a versioned site: Material's version selector reads ../versions.json
+            config.extra["version"] = {**(config.extra.get("version") or {}), "provider": "mike"}
         config["site_name"] = labels(locale).t("site_name")
         self._site_url(config, locale, primary)
         config.extra["pto_footer"] = (self.manifest["footer"] if self.manifest is not None
@@ -285,8 +288,9 @@ class SiteBuild(PageEvents):
         ``site_url`` MkDocs writes empty sitemaps: one line says so, a warning, or an info line under strict
         (a site without a sitemap is still whole: a strict build of a preview or a local copy must not fail)."""
         if config.site_url:
-            if not primary:
-                config["site_url"] = config.site_url.rstrip("/") + "/" + output.locale_dir(locale, self.primary)
+            if not primary or self.options.version:
+                config["site_url"] = (config.site_url.rstrip("/") + "/"
+                                      + output.site_path(locale, self.primary, self.options.version))
         elif primary:
             (log.info if config.strict else log.warning)(
                 "pto-docs: no site_url in the configuration, so sitemap.xml lists no pages; set site_url to the "

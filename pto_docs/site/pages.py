@@ -193,11 +193,12 @@ class PageEvents:
     def page_context(self, context, page):
         locale = self.here
         up = "../" * routes.depth(page.url)
-        back = "../" * output.locale_dir(locale, self.primary).count("/")
+        version = self.options.version
+        back = "../" * output.site_path(locale, self.primary, version).count("/")
         context["pto_locale"] = locale
         context["pto_alternates"] = [
             {"name": labels(loc).t("language_name"), "lang": loc, "current": loc == locale,
-             "href": (up + back + output.locale_dir(loc, self.primary) + page.url) or "./"}
+             "href": (up + back + output.site_path(loc, self.primary, version) + page.url) or "./"}
             for loc in self.options.languages]
         return context
 

@@ -1,0 +1,229 @@
+"""A versioned site (``pto-docs build-versions TREE... --site-dir OUT``): one site per release, in mike's layout.
+
+Each release tree is built like ``pto-docs build`` (every language), with the plugin's ``version`` option set to
+its release version (``release.architecture_version`` of its specification.toml), which turns on Material's
+version selector (``extra.version.provider: mike``) and makes the language switch link across the layout below.
+The whole site is then put together in a staging directory and swapped into place (output.publish), so a failed
+run leaves the last site as it was:
+
+    OUT/versions.json            [{"version": "0.58.3", "title": "0.58.3", "aliases": ["latest"]}, ...] newest first
+    OUT/index.html               redirect to latest/
+    OUT/latest/...               a redirect page for every page of the latest release (mike's redirect alias)
+    OUT/<version>/...            the primary language's site of that release
+    OUT/<lang>/versions.json, OUT/<lang>/index.html, OUT/<lang>/latest/, OUT/<lang>/<version>/
+                                 every further language the same way, under its own prefix (mike's
+                                 ``--deploy-prefix``): Material finds ``../versions.json`` above a language's root
+
+Each release is built once and kept: its site lives in the user's cache (``<cache>/versions/<tree key>/site``,
+beside its own page cache, apart from ``pto-docs build``'s, whose pages differ), so a release whose tree digest
+(tree_cache.py: every byte of the tree, of pto-docs, the templates and the options) is unchanged is not loaded
+or rendered again, and when its cached site is intact not even written (uptodate.py). The published files are
+hard links to the cached ones where the file system allows (else copies): MkDocs and pto-docs never write into
+a published file, they replace whole directories.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import api
+from ..store.output_guard import OutputRefused, check_site_dir, write_site_marker
+from . import output
+
+ALIAS = "latest"
+# a release version names a directory of the site: digits first (never a language prefix nor the alias), then
+# a short run of letters, digits and . _ + - (no path separator, no "..")
+VERSION_NAME = re.compile(r"[0-9][0-9A-Za-z._+-]{0,63}\Z")
+SPEC = "specification.toml"
+
+
+@dataclass(frozen=True)
+class Release:
+    root: Path
+    version: str
+
+
+def release_version(root: Path) -> str:
+    """The release version a tree declares (``[release] architecture_version``), checked as a directory name;
+    ConfigProblem (one ``path:line:col: error[CODE]`` line) otherwise."""
+    path = root / SPEC
+    from ..store.atomic import read_no_follow
+    try:
+        text = read_no_follow(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise api.ConfigProblem(f"{path}: error[IO-READ]: cannot read the release version: "
+                                f"{getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        spec = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError):
+        raise api.ConfigProblem(f"{path}:1:1: error[TOML-SYNTAX]: specification.toml is not valid TOML "
+                                "(`pto-docs validate` says where)") from None
+    release = spec.get("release")
+    version = release.get("architecture_version") if isinstance(release, dict) else None
+    line = _line_of(text, "architecture_version")
+    if not isinstance(version, str):
+        raise api.ConfigProblem(f"{path}:{line}:1: error[VERSION-NAME]: a versioned site needs the tree's "
+                                "release version: [release] architecture_version, a string")
+    if not VERSION_NAME.match(version) or ".." in version:
+        raise api.ConfigProblem(f"{path}:{line}:1: error[VERSION-NAME]: release version {json.dumps(version)} "
+                                "cannot name a directory of the site (a digit, then at most 63 letters, digits "
+                                "or . _ + -)")
+    return version
+
+
+def _line_of(text: str, key: str) -> int:
+    m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", text, re.M)
+    return text.count("\n", 0, m.start()) + 1 if m else 1
+
+
+def version_key(version: str) -> tuple:
+    """Release order: numeric parts as numbers (0.58.10 after 0.58.9), other parts after them as text."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[._+-]", version))
+
+
+def releases(trees: list[str]) -> list[Release]:
+    """The releases of ``trees``, newest first; ConfigProblem for a missing tree or a version given twice."""
+    found: dict[str, Release] = {}
+    for tree in trees:
+        root = Path(tree)
+        if not root.is_dir():
+            raise api.ConfigProblem(f"{tree}: error[IO-ROOT]: spec root does not exist or is not a directory")
+        release = Release(root.resolve(), release_version(root))
+        if release.version in found:
+            raise api.ConfigProblem(f"{tree}: error[VERSION-TWICE]: release {release.version} is also the tree "
+                                    f"{found[release.version].root}; give each release once")
+        found[release.version] = release
+    return sorted(found.values(), key=lambda r: version_key(r.version), reverse=True)
+
+
+def release_dirs(root: Path, cache_dir: str | None) -> tuple[Path, Path]:
+    """(page cache, site) of a release tree: ``<cache>/versions/<tree key>/{pages,site}``."""
+    from ..store import user_cache_root
+    from ..store.paths import tree_key
+    base = Path(cache_dir) if cache_dir else user_cache_root() / "versions"
+    folder = base / tree_key(root)
+    return folder / "pages", folder / "site"
+
+
+def build_versions(trees: list[str], site_dir: str, *, config_file: str | None = None, strict: bool = True,
+                   cache: bool = True, cache_dir: str | None = None, latest: str | None = None, progress=None,
+                   force: bool = False, report=None) -> list[dict]:
+    """Build the versioned site of ``trees`` into ``site_dir``; one result per release, newest first:
+    ``{"version", "root", "summary"}``. ``report(result)`` is called after each release. ConfigProblem and
+    BuildFailed as :func:`pto_docs.api.build_site`."""
+    found = releases(trees)
+    if not found:
+        raise api.ConfigProblem("pto-docs build-versions: error[USAGE]: give at least one release tree")
+    versions = [r.version for r in found]
+    latest = latest or versions[0]
+    if latest not in versions:
+        raise api.ConfigProblem(f"pto-docs build-versions: error[USAGE]: --latest {latest} is none of the "
+                                f"releases given ({', '.join(versions)})")
+    try:
+        for release in found:
+            check_site_dir(site_dir, release.root, force=force, create=True)
+    except OutputRefused as exc:
+        raise api.ConfigProblem(exc.format()) from None
+    config = api.mkdocs_config(config_file, spec_root=str(found[0].root), site_dir=site_dir, strict=strict)
+    options = config.plugins["pto-docs"].config
+    languages = list(options.languages)
+    use_cache = bool(cache and options.cache)
+    results, built = [], []
+    scratch = None if use_cache else tempfile.mkdtemp(prefix="pto-docs-versions-")
+    try:
+        for release in found:
+            pages, site = release_dirs(release.root, cache_dir)
+            if scratch is not None:
+                site = Path(scratch) / release.version
+            summary = api.build_site(str(release.root), str(site), config_file=config_file, strict=strict,
+                                     cache=use_cache, cache_dir=str(pages) if use_cache else None,
+                                     progress=progress, force=True, version=release.version)
+            result = {"version": release.version, "root": str(release.root), "summary": summary}
+            results.append(result)
+            built.append((release, site))
+            if report is not None:
+                report(result)
+        _publish(site_dir, built, languages, latest)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return results
+
+
+def _publish(site_dir: str, built: list[tuple[Release, Path]], languages: list[str], latest: str) -> None:
+    """Put the versioned site together in a staging directory beside ``site_dir``, then swap it into place."""
+    staging = output.staging_dir(site_dir)
+    try:
+        primary = languages[0]
+        others = {output.locale_dir(loc, primary).rstrip("/") for loc in languages[1:]}
+        entries = [{"version": r.version, "title": r.version, "aliases": [ALIAS] if r.version == latest else []}
+                   for r, _site in built]
+        listing = (json.dumps(entries, indent=2) + "\n").encode("utf-8")
+        for loc in languages:
+            prefix = Path(staging, output.locale_dir(loc, primary))
+            for release, site in built:
+                source = site / output.locale_dir(loc, primary)
+                _link_tree(source, prefix / release.version, skip=others if loc == primary else set())
+                if release.version == latest:
+                    _redirects(prefix / release.version, prefix / ALIAS, release.version)
+            (prefix / "versions.json").write_bytes(listing)
+            (prefix / "index.html").write_bytes(redirect_page(f"{ALIAS}/"))
+        write_site_marker(staging)
+        output.publish(staging, os.path.abspath(site_dir))
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _link_tree(source: Path, target: Path, skip: set[str]) -> None:
+    """``target`` as a copy of ``source`` (top-level names in ``skip`` left out): hard links where possible.
+    Only directories and regular files are taken (a built site has nothing else); nothing is followed."""
+    for dirpath, dirnames, filenames in os.walk(source):
+        rel = os.path.relpath(dirpath, source)
+        if rel == ".":
+            dirnames[:] = [d for d in dirnames if d not in skip]
+            filenames = [f for f in filenames if f not in skip]
+        os.makedirs(target / rel, exist_ok=True)
+        for name in filenames:
+            src, dst = os.path.join(dirpath, name), target / rel / name
+            if not os.path.isfile(src) or os.path.islink(src):
+                continue
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy2(src, dst)
+
+
+def _redirects(release_dir: Path, alias_dir: Path, version: str) -> None:
+    """mike's redirect alias: for every page of the release, a page at the same place under the alias that sends
+    the reader there (keeping the #fragment)."""
+    for dirpath, _dirnames, filenames in os.walk(release_dir):
+        rel = os.path.relpath(dirpath, release_dir)
+        for name in filenames:
+            if not name.endswith(".html") or name == "404.html":
+                continue
+            parts = [] if rel == "." else rel.split(os.sep)
+            page = "/".join(parts + ([] if name == "index.html" else [name]))
+            href = "../" * (len(parts) + 1) + version + "/" + page + ("/" if page and name == "index.html" else "")
+            os.makedirs(alias_dir / rel, exist_ok=True)
+            (alias_dir / rel / name).write_bytes(redirect_page(href))
+
+
+def redirect_page(href: str) -> bytes:
+    """A page that sends the reader to ``href`` (relative), as mike's redirect template does."""
+    from urllib.parse import quote
+    url = quote(href, safe="/.-_~")
+    attr = html.escape(url, quote=True)
+    script = json.dumps(url).replace("<", "\\u003c")
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Redirecting</title>\n'
+            f'<noscript><meta http-equiv="refresh" content="0; url={attr}"></noscript>\n'
+            f'<script>window.location.replace({script} + window.location.hash);</script>\n</head>\n<body>\n'
+            f'Redirecting to <a href="{attr}">{attr}</a>...\n</body>\n</html>\n').encode()

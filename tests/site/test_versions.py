@@ -1,0 +1,99 @@
+"""``pto-docs build-versions``: mike's layout, the cache shared by later runs, refusals (site/versions.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from versions_helpers import build_versions, release_copy
+
+from pto_docs.site.uptodate import fingerprint
+from pto_docs.site.versions import release_dirs
+
+
+def _redirect_target(page: Path) -> str:
+    return re.search(r'url=([^"]+)"', page.read_text("utf-8")).group(1)
+
+
+@pytest.fixture(scope="module")
+def two_releases(tmp_path_factory):
+    """0.9.10 and 0.9.9 (numeric order, not text order: 0.9.10 is the latest), built into one site."""
+    base = tmp_path_factory.mktemp("releases")
+    trees = [release_copy(base, "0.9.9"), release_copy(base, "0.9.10")]
+    out = base / "out"
+    rc, err = build_versions(*map(str, trees), "--site-dir", str(out))
+    assert rc == 0, err
+    return trees, out, err
+
+
+def test_mike_layout_in_every_language(two_releases):
+    _trees, out, _err = two_releases
+    wanted = [{"version": "0.9.10", "title": "0.9.10", "aliases": ["latest"]},
+              {"version": "0.9.9", "title": "0.9.9", "aliases": []}]
+    for prefix in (out, out / "zh-CN"):
+        assert json.loads((prefix / "versions.json").read_text("utf-8")) == wanted
+        assert _redirect_target(prefix / "index.html") == "latest/"
+        assert _redirect_target(prefix / "latest" / "index.html") == "../0.9.10/"
+        assert _redirect_target(prefix / "latest" / "instructions" / "index.html") == "../../0.9.10/instructions/"
+        for version in ("0.9.9", "0.9.10"):
+            page = (prefix / version / "instructions" / "index.html").read_text("utf-8")
+            config = json.loads(re.search(r'<script id="__config" type="application/json">(.*?)</script>', page).group(1))
+            assert config["version"] == {"provider": "mike"}  # Material's version selector
+    # every further language under its own prefix, not inside the primary's release directory
+    assert not (out / "0.9.10" / "zh-CN").exists()
+    assert (out / ".pto-docs-site").is_file()
+
+
+def test_language_switch_links_across_the_versioned_layout(two_releases):
+    _trees, out, _err = two_releases
+    page = out / "0.9.9" / "instructions" / "index.html"
+    links = {lang: href for href, lang in re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"', page.read_text("utf-8"))}
+    assert links["zh-CN"] == "../../zh-CN/0.9.9/instructions/"
+    assert (page.parent / links["zh-CN"] / "index.html").resolve().is_file()
+    zh = out / "zh-CN" / "0.9.9" / "instructions" / "index.html"
+    back = {lang: href for href, lang in re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"', zh.read_text("utf-8"))}
+    assert (zh.parent / back["en"] / "index.html").resolve() == page.resolve()
+
+
+def test_a_release_added_later_reuses_the_first_ones_build(tmp_path):
+    first = release_copy(tmp_path, "1.0.0")
+    out = tmp_path / "out"
+    rc, err = build_versions(str(first), "-o", str(out))
+    assert rc == 0, err
+    _pages, cached = release_dirs(first.resolve(), None)
+    before = fingerprint(cached)  # every file's path, size, mtime and inode
+    assert before is not None
+    second = release_copy(tmp_path, "1.1.0")
+    rc, err = build_versions(str(first), str(second), "-o", str(out))
+    assert rc == 0, err
+    assert fingerprint(cached) == before, "the first release was built again"
+    lines = {line.split(":", 1)[0]: line for line in err.splitlines() if line.startswith("1.")}
+    assert "nothing changed since the last build" in lines["1.0.0"]
+    assert "0 reused" in lines["1.1.0"]
+    assert [v["version"] for v in json.loads((out / "versions.json").read_text())] == ["1.1.0", "1.0.0"]
+    assert (out / "1.0.0" / "units" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("version", ["../escape", "latest", "zh-CN", "1/2", "1..2", ""])
+def test_a_version_that_cannot_name_a_directory_is_refused(tmp_path, version):
+    tree = release_copy(tmp_path, version, name="tree")
+    out = tmp_path / "out"
+    rc, err = build_versions(str(tree), "-o", str(out))
+    assert rc == 2
+    assert re.match(rf"{re.escape(str(tree / 'specification.toml'))}:\d+:1: error\[VERSION-NAME\]: ", err), err
+    assert not out.exists()
+    assert not (tmp_path / "escape").exists()
+
+
+def test_one_version_twice_and_a_stranger_directory_are_refused(tmp_path):
+    a, b = release_copy(tmp_path, "2.0.0", name="a"), release_copy(tmp_path, "2.0.0", name="b")
+    rc, err = build_versions(str(a), str(b), "-o", str(tmp_path / "out"))
+    assert rc == 2 and "error[VERSION-TWICE]" in err
+    stranger = tmp_path / "mine"
+    stranger.mkdir()
+    (stranger / "notes.txt").write_text("keep me")
+    rc, err = build_versions(str(a), "-o", str(stranger))
+    assert rc == 2 and "refusing to replace its contents" in err
+    assert sorted(p.name for p in stranger.iterdir()) == ["notes.txt"]
