@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import api
+from ..model.diagnostics import error
 from ..store.output_guard import OutputRefused, check_site_dir, write_site_marker
 from . import output
 
@@ -70,13 +71,13 @@ def release_version(root: Path) -> str:
     version = release.get("architecture_version") if isinstance(release, dict) else None
     line = _line_of(text, "architecture_version")
     if not isinstance(version, str):
-        raise api.ConfigProblem(f"{path}:{line}:1: error[VERSION-NAME]: a versioned site needs the tree's "
-                                "release version: [release] architecture_version, a string")
-    if not VERSION_NAME.match(version) or ".." in version:
-        raise api.ConfigProblem(f"{path}:{line}:1: error[VERSION-NAME]: release version {json.dumps(version)} "
-                                "cannot name a directory of the site (a digit, then at most 63 letters, digits "
-                                "or . _ + -)")
-    return version
+        problem = "a versioned site needs the tree's release version: [release] architecture_version, a string"
+    elif not VERSION_NAME.match(version) or ".." in version:
+        problem = (f"release version {json.dumps(version)} cannot name a directory of the site (a digit, then at "
+                   "most 63 letters, digits or . _ + -)")
+    else:
+        return version
+    raise api.ConfigProblem(error(str(path), line, 1, "VERSION-NAME", problem, "/release/architecture_version").format())
 
 
 def _line_of(text: str, key: str) -> int:
@@ -98,8 +99,8 @@ def releases(trees: list[str]) -> list[Release]:
             raise api.ConfigProblem(f"{tree}: error[IO-ROOT]: spec root does not exist or is not a directory")
         release = Release(root.resolve(), release_version(root))
         if release.version in found:
-            raise api.ConfigProblem(f"{tree}: error[VERSION-TWICE]: release {release.version} is also the tree "
-                                    f"{found[release.version].root}; give each release once")
+            raise api.ConfigProblem(error(tree, 0, 0, "VERSION-TWICE", f"release {release.version} is also the tree "
+                                          f"{found[release.version].root}; give each release once").format())
         found[release.version] = release
     return sorted(found.values(), key=lambda r: version_key(r.version), reverse=True)
 
