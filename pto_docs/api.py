@@ -1,5 +1,6 @@
 """What the command line and the MkDocs plugin both call: load (analyse) a spec tree, validate it, build the site,
-run the trace gate, run its AVS test points, run a worked-example case.
+run the trace gate, run its AVS test points, run a worked-example case, load a release (a tree or a git revision)
+and compare two releases (diff).
 
 Each returns data or raises one of two exceptions whose message is the one line to show:
 :class:`ConfigProblem` (a usage or configuration problem: exit 2) and :class:`BuildFailed` (the build found
@@ -19,8 +20,8 @@ from .analysis.load import LoadResult
 from .model.diagnostics import Diagnostic
 from .sources.mkdocs_options import ConfigProblem
 
-__all__ = ["BuildFailed", "ConfigProblem", "SiteUpToDate", "Validation", "build_site", "load", "load_catalog",
-           "needs_decoders", "run_avs", "run_case", "run_trace", "validate"]
+__all__ = ["BuildFailed", "ConfigProblem", "SiteUpToDate", "Validation", "build_site", "diff", "load",
+           "load_catalog", "load_release", "needs_decoders", "run_avs", "run_case", "run_trace", "validate"]
 
 
 class BuildFailed(Exception):
@@ -102,6 +103,28 @@ def validate(spec_root: str | os.PathLike, *, strict: bool = False) -> Validatio
               "ndf_clauses": sum(len(u.ndf) for u in cat.units.values()), "requirements": len(cat.requirements),
               "tests": len(cat.tests), "adrs": len(cat.adrs), "errors": errors, "warnings": warnings}
     return Validation(result, tuple(diags), counts)
+
+
+def load_release(spec: str, cwd: str | os.PathLike | None = None):
+    """One release to compare (a history.release.LoadedRelease: side, LoadResult, diagnostics): a spec tree
+    directory (relative to ``cwd``) or a git revision (tag, branch, sha, HEAD) of the checkout ``cwd`` lies in,
+    read from .git without running git. Raises ConfigProblem (exit 2) for one that cannot be loaded."""
+    from .history.release import ReleaseProblem
+    from .history.release import load_release as _load
+    try:
+        return _load(spec, cwd)
+    except ReleaseProblem as exc:
+        raise ConfigProblem(str(exc)) from None
+
+
+def diff(old, new, *, cwd: str | os.PathLike | None = None):
+    """What changed from release ``old`` to release ``new``: a history.diff.ReleaseDiff (``.document()`` is the
+    ``pto-docs.diff.v1`` JSON). Each is a spec name for :func:`load_release` or an already loaded release
+    (LoadedRelease, LoadResult, Analysis or Catalog)."""
+    from .history.diff import diff_analyses
+    before = load_release(old, cwd) if isinstance(old, str) else old
+    after = load_release(new, cwd) if isinstance(new, str) else new
+    return diff_analyses(before, after)
 
 
 def run_avs(catalog, generated: str | None = None, **options) -> dict:

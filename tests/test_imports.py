@@ -14,7 +14,7 @@ PACKAGE = REPO / "pto_docs"
 
 # Top to bottom: a module may import its own package and any package below it, never one above it. ``api`` is
 # the one module both shells (cli/, site/) call; asl/ and executor/ are libraries of their own at the bottom.
-LAYERS = ("cli", "site", "api", "render", "analysis", "checks", "bridge", "isa", "trace", "evidence", "i18n",
+LAYERS = ("cli", "site", "api", "render", "history", "analysis", "checks", "bridge", "isa", "trace", "evidence", "i18n",
           "sources", "store", "runtime", "executor", "model", "schemas", "asl")
 
 
