@@ -167,6 +167,14 @@ class SiteBuild(PageEvents):
                 return run_avs(catalog, generated, cache_dir=cache, profile=profile, examples=True)
         return run
 
+    def previous_release(self, config):
+        """The ``previous`` option's release (site/history.py PreviousRelease), or None."""
+        if not self.options.previous:
+            return None
+        from .history import PreviousRelease
+        base = Path(config.config_file_path or ".").resolve().parent
+        return PreviousRelease(os.path.expanduser(self.options.previous), base, self.spec_root(config))
+
     def templates_cache(self, config):
         """Compiled templates kept on disk for every build of this user (template_cache.py); None with the
         ``cache`` option off."""
@@ -330,7 +338,8 @@ class SiteBuild(PageEvents):
             # a build (not a serving reload, which is incremental) checks the tree on both cores (load_helper.py)
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),
                                      states=self.memory.states, avs_run=self.avs_runner(config, root),
-                                     parallel=self.options.parallel and self.command != "serve")
+                                     parallel=self.options.parallel and self.command != "serve",
+                                     previous_release=self.previous_release(config))
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics
@@ -375,6 +384,9 @@ class SiteBuild(PageEvents):
                     settings["avs_decoders_sha256"] = sha256_bytes(config_path(config, self.options.avs_decoders).read_bytes())
                 except OSError:
                     settings["avs_decoders_sha256"] = None
+            previous = self.previous_release(config)
+            if previous is not None:  # the previous release's content, not only its name, decides the pages
+                settings["previous_identity"] = previous.identity()
             avs_path = self.avs_results_path(config)
             if avs_path is not None:  # the results' content, not only their path, decides the pages
                 from ..model.frozen import sha256_bytes
