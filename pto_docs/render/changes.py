@@ -34,9 +34,26 @@ def instruction_note(r: SiteRenderer, unit, src: str) -> dict | None:
             "href": routes.relative(src, routes.CHANGES, anchor(change.mnemonic))}
 
 
-def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    return text if len(text) <= MAX_VALUE else text[:MAX_VALUE] + "…"
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+
+
+def shortened(old: Any, new: Any) -> tuple[str | None, str | None]:
+    """The old and new value as text, each at most MAX_VALUE characters, both cut around their first difference
+    (two long values alike in their first MAX_VALUE characters would otherwise look the same)."""
+    a, b = (None if v is None else _text(v) for v in (old, new))
+    common = 0
+    if a is not None and b is not None:
+        while common < min(len(a), len(b)) and a[common] == b[common]:
+            common += 1
+    start = max(0, common - MAX_VALUE // 4)
+
+    def cut(text: str | None) -> str | None:
+        if text is None or len(text) <= MAX_VALUE:
+            return text
+        begin = min(start, len(text) - MAX_VALUE)
+        return ("…" if begin else "") + text[begin:begin + MAX_VALUE] + ("…" if begin + MAX_VALUE < len(text) else "")
+    return cut(a), cut(b)
 
 
 def removed_sources(r: SiteRenderer) -> list[tuple[str, Any]]:
@@ -72,8 +89,8 @@ def changes_pages(r: SiteRenderer, locale: str, render) -> Iterator[tuple[str, P
         return routes.relative(src, kept[mnemonic]) if mnemonic in kept else None
 
     changed = [{"mnemonic": c.mnemonic, "anchor": anchor(c.mnemonic), "href": link(c.mnemonic), "aspects": c.aspects,
-                "changes": [{"aspect": x.aspect, "field": x.field, "old": None if x.old is None else _short(x.old),
-                             "new": None if x.new is None else _short(x.new)} for x in c.changes]}
+                "changes": [dict(zip(("aspect", "field", "old", "new"), (x.aspect, x.field, *shortened(x.old, x.new))))
+                            for x in c.changes]}
                for c in diff.changed]
     others = [{"kind": kind, "ids": getattr(diff, kind)} for kind in KINDS]
     yield src, render("pages/changes.md.j2", src, history=history,

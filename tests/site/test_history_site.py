@@ -103,3 +103,13 @@ def test_a_previous_release_that_is_neither_a_tree_nor_a_revision_is_a_usage_err
     rc, err = cli("build", "catalog", "--previous", "no-such-tag-9.9.9", "--site-dir", str(tmp_path / "site"))
     assert rc == 2 and "error[GIT-REVISION]" in err and "no-such-tag-9.9.9" in err, err
     assert not (tmp_path / "site").exists()
+
+
+def test_long_values_are_cut_around_their_first_difference():
+    from pto_docs.render.changes import MAX_VALUE, shortened
+    old, new = "x" * 500 + "old tail", "x" * 500 + "new tail"
+    a, b = shortened(old, new)
+    assert "old tail" in a and "new tail" in b and a != b
+    assert len(a) <= MAX_VALUE + 2 and len(b) <= MAX_VALUE + 2
+    assert shortened("short", None) == ("short", None)
+    assert shortened({"k": [1, 2]}, {"k": [1, 3]}) == ('{"k": [1, 2]}', '{"k": [1, 3]}')
