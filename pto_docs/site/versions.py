@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .. import api
 from ..model.diagnostics import error
-from ..store.output_guard import OutputRefused, check_site_dir, write_site_marker
+from ..store.output_guard import OutputRefused, check_site_dir
 from . import output
 
 ALIAS = "latest"
@@ -152,36 +152,35 @@ def build_versions(trees: list[str], site_dir: str, *, config_file: str | None =
             built.append((release, site))
             if report is not None:
                 report(result)
-        _publish(site_dir, built, languages, latest)
+        how = _publish(site_dir, built, languages, latest)
+        for result in results:
+            result["published"] = how
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     return results
 
 
-def _publish(site_dir: str, built: list[tuple[Release, Path]], languages: list[str], latest: str) -> None:
-    """Put the versioned site together in a staging directory beside ``site_dir``, then swap it into place."""
-    staging = output.staging_dir(site_dir)
-    try:
-        primary = languages[0]
-        others = {output.locale_dir(loc, primary).rstrip("/") for loc in languages[1:]}
-        entries = [{"version": r.version, "title": r.version, "aliases": [ALIAS] if r.version == latest else []}
-                   for r, _site in built]
-        listing = (json.dumps(entries, indent=2) + "\n").encode("utf-8")
-        for loc in languages:
-            prefix = Path(staging, output.locale_dir(loc, primary))
-            for release, site in built:
-                source = site / output.locale_dir(loc, primary)
-                _link_tree(source, prefix / release.version, skip=others if loc == primary else set())
-                if release.version == latest:
-                    _redirects(prefix / release.version, prefix / ALIAS, release.version)
-            (prefix / "versions.json").write_bytes(listing)
-            (prefix / "index.html").write_bytes(redirect_page(f"{ALIAS}/"))
-        write_site_marker(staging)
-        output.publish(staging, os.path.abspath(site_dir))
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+def _publish(site_dir: str, built: list[tuple[Release, Path]], languages: list[str], latest: str) -> str:
+    """Publish the versioned site (versions_publish.py: whole the first time, then only what changed)."""
+    from .versions_publish import publish
+    primary = languages[0]
+    others = sorted(output.locale_dir(loc, primary).rstrip("/") for loc in languages[1:])
+    entries = [{"version": r.version, "title": r.version, "aliases": [ALIAS] if r.version == latest else []}
+               for r, _site in built]
+    listing = (json.dumps(entries, indent=2) + "\n").encode("utf-8")
+    plan, files = [], {}
+    for loc in languages:
+        prefix = output.locale_dir(loc, primary)
+        skip = others if loc == primary else []
+        for release, site in built:
+            plan.append({"key": prefix + release.version, "source": str(site / prefix), "skip": skip})
+        source = next(site for release, site in built if release.version == latest) / prefix
+        plan.append({"key": prefix + ALIAS, "alias_of": prefix + latest, "version": latest, "source": str(source),
+                     "skip": skip})
+        files[prefix + "versions.json"] = listing
+        files[prefix + "index.html"] = redirect_page(f"{ALIAS}/")
+    return publish(site_dir, plan, files, _link_tree, _redirects)
 
 
 def _link_tree(source: Path, target: Path, skip: set[str]) -> None:
@@ -203,11 +202,14 @@ def _link_tree(source: Path, target: Path, skip: set[str]) -> None:
                 shutil.copy2(src, dst)
 
 
-def _redirects(release_dir: Path, alias_dir: Path, version: str) -> None:
-    """mike's redirect alias: for every page of the release, a page at the same place under the alias that sends
-    the reader there (keeping the #fragment)."""
-    for dirpath, _dirnames, filenames in os.walk(release_dir):
+def _redirects(release_dir: Path, alias_dir: Path, version: str, skip: set[str] = frozenset()) -> None:
+    """mike's redirect alias: for every page of the release (``release_dir`` without its top-level names
+    ``skip``), a page at the same place under the alias that sends the reader there (keeping the #fragment)."""
+    os.makedirs(alias_dir, exist_ok=True)
+    for dirpath, dirnames, filenames in os.walk(release_dir):
         rel = os.path.relpath(dirpath, release_dir)
+        if rel == ".":
+            dirnames[:] = [d for d in dirnames if d not in skip]
         for name in filenames:
             if not name.endswith(".html") or name == "404.html":
                 continue

@@ -64,11 +64,13 @@ def test_a_release_added_later_reuses_the_first_ones_build(tmp_path):
     assert rc == 0, err
     _pages, cached = release_dirs(first.resolve(), None)
     before = fingerprint(cached)  # every file's path, size, mtime and inode
-    assert before is not None
+    published = {part: fingerprint(out / part) for part in ("1.0.0", "zh-CN/1.0.0")}
+    assert before is not None and None not in published.values()
     second = release_copy(tmp_path, "1.1.0")
     rc, err = build_versions(str(first), str(second), "-o", str(out))
     assert rc == 0, err
     assert fingerprint(cached) == before, "the first release was built again"
+    assert {part: fingerprint(out / part) for part in published} == published, "the first release was published again"
     lines = {line.split(":", 1)[0]: line for line in err.splitlines() if line.startswith("1.")}
     assert "nothing changed since the last build" in lines["1.0.0"]
     assert "0 reused" in lines["1.1.0"]
@@ -97,3 +99,19 @@ def test_one_version_twice_and_a_stranger_directory_are_refused(tmp_path):
     rc, err = build_versions(str(a), "-o", str(stranger))
     assert rc == 2 and "refusing to replace its contents" in err
     assert sorted(p.name for p in stranger.iterdir()) == ["notes.txt"]
+
+
+def test_a_republished_site_mends_what_was_edited_and_drops_what_was_left_out(tmp_path):
+    a, b = release_copy(tmp_path, "3.0.0"), release_copy(tmp_path, "3.1.0")
+    out = tmp_path / "out"
+    assert build_versions(str(a), str(b), "-o", str(out))[0] == 0
+    page = out / "3.0.0" / "units" / "index.html"
+    good = page.read_bytes()
+    page.unlink()
+    page.write_text("edited by hand")  # (a new file: the kept build's hard link is untouched)
+    rc, err = build_versions(str(a), "-o", str(out))  # 3.1.0 left out: 3.0.0 is the latest now
+    assert rc == 0, err
+    assert page.read_bytes() == good
+    assert not (out / "3.1.0").exists() and not (out / "zh-CN" / "3.1.0").exists()
+    assert [v["version"] for v in json.loads((out / "zh-CN" / "versions.json").read_text())] == ["3.0.0"]
+    assert _redirect_target(out / "latest" / "units" / "index.html") == "../../3.0.0/units/"
