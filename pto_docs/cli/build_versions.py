@@ -1,6 +1,6 @@
 """pto-docs build-versions TREE [TREE ...] [--site-dir OUT] [--latest VERSION]: a versioned site.
 
-One site per release tree under OUT/<version>/ (the version is the tree's ``release.architecture_version``), in
+One site per release tree (a directory, or a git revision of the checkout around the working directory) under OUT/<version>/ (the version is the tree's ``release.architecture_version``), in
 mike's layout: OUT/versions.json, a ``latest`` alias (redirect pages) and OUT/index.html redirecting to it, each
 further language under its own prefix (OUT/zh-CN/<version>/, OUT/zh-CN/versions.json), and Material's version
 selector in every page's header. Each release is built once and cached (site/versions.py): adding a release to
@@ -14,7 +14,8 @@ from typing import TextIO
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("trees", nargs="+", metavar="TREE", help="release trees (spec roots), in any order")
+    parser.add_argument("trees", nargs="+", metavar="TREE",
+                        help="release trees (spec roots) or git revisions (release tags) of the checkout, in any order")
     parser.add_argument("--site-dir", "-o", default="site", help="output directory (default: site)")
     parser.add_argument("--latest", default=None, metavar="VERSION",
                         help="the release the latest alias names (default: the highest version)")

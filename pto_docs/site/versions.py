@@ -85,18 +85,44 @@ def _line_of(text: str, key: str) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
+def revision_tree(rev: str) -> Path:
+    """The spec tree of revision ``rev`` of the git checkout around the working directory, read from its .git
+    without running git (sources/gitrev.py) once per commit into the user's cache
+    (``<cache>/versions/revisions/<commit>/``), so its build is kept like a directory's."""
+    from ..sources.gitrev import RevisionError, find_checkout, read_revision, resolve
+    from ..store import user_cache_root
+    checkout = find_checkout(os.getcwd())
+    if checkout is None:
+        raise api.ConfigProblem(f"{rev}: error[IO-ROOT]: neither a spec tree directory nor a git revision (no git "
+                                f"checkout at {os.getcwd()})")
+    try:
+        commit = resolve(checkout, rev)[0]
+        tree = user_cache_root() / "versions" / "revisions" / commit
+        if not tree.is_dir():
+            os.makedirs(tree.parent, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{commit}.", dir=tree.parent))
+            try:
+                read_revision(checkout, commit, staging)
+                os.replace(staging, tree)
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+    except RevisionError as exc:
+        raise api.ConfigProblem(str(exc)) from None
+    return tree
+
+
 def version_key(version: str) -> tuple:
     """Release order: numeric parts as numbers (0.58.10 after 0.58.9), other parts after them as text."""
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[._+-]", version))
 
 
 def releases(trees: list[str]) -> list[Release]:
-    """The releases of ``trees``, newest first; ConfigProblem for a missing tree or a version given twice."""
+    """The releases of ``trees`` (directories, or git revisions of the checkout around the working directory),
+    newest first; ConfigProblem for a missing tree or revision, or a version given twice."""
     found: dict[str, Release] = {}
     for tree in trees:
-        root = Path(tree)
-        if not root.is_dir():
-            raise api.ConfigProblem(f"{tree}: error[IO-ROOT]: spec root does not exist or is not a directory")
+        root = Path(tree) if Path(tree).is_dir() else revision_tree(tree)
         release = Release(root.resolve(), release_version(root))
         if release.version in found:
             raise api.ConfigProblem(error(tree, 0, 0, "VERSION-TWICE", f"release {release.version} is also the tree "
@@ -129,6 +155,7 @@ def build_versions(trees: list[str], site_dir: str, *, config_file: str | None =
         raise api.ConfigProblem(f"pto-docs build-versions: error[USAGE]: --latest {latest} is none of the "
                                 f"releases given ({', '.join(versions)})")
     try:
+        _check_apart(site_dir, cache_dir)
         for release in found:
             check_site_dir(site_dir, release.root, force=force, create=True)
     except OutputRefused as exc:
@@ -159,6 +186,16 @@ def build_versions(trees: list[str], site_dir: str, *, config_file: str | None =
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     return results
+
+
+def _check_apart(site_dir: str, cache_dir: str | None) -> None:
+    """The site and the kept builds must not hold each other: publishing replaces the site's directories."""
+    from ..store import user_cache_root
+    out = Path(os.path.realpath(site_dir))
+    kept = Path(os.path.realpath(cache_dir)) if cache_dir else Path(os.path.realpath(user_cache_root()))
+    if out == kept or out in kept.parents or kept in out.parents:
+        raise OutputRefused(site_dir, f"refusing to publish a versioned site over, in or around the cache of its "
+                                      f"releases' builds ({kept})")
 
 
 def _publish(site_dir: str, built: list[tuple[Release, Path]], languages: list[str], latest: str) -> str:

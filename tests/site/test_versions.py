@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from versions_helpers import build_versions, release_copy
+from versions_helpers import build_versions, git, release_copy
 
 from pto_docs.site.uptodate import fingerprint
 from pto_docs.site.versions import release_dirs
@@ -99,6 +99,8 @@ def test_one_version_twice_and_a_stranger_directory_are_refused(tmp_path):
     rc, err = build_versions(str(a), "-o", str(stranger))
     assert rc == 2 and "refusing to replace its contents" in err
     assert sorted(p.name for p in stranger.iterdir()) == ["notes.txt"]
+    rc, err = build_versions(str(a), "-o", str(tmp_path / "kept" / "site"), "--cache-dir", str(tmp_path / "kept"))
+    assert rc == 2 and "error[OUTPUT-REFUSED]" in err and "cache of its releases' builds" in err, err
 
 
 def test_a_republished_site_mends_what_was_edited_and_drops_what_was_left_out(tmp_path):
@@ -115,3 +117,24 @@ def test_a_republished_site_mends_what_was_edited_and_drops_what_was_left_out(tm
     assert not (out / "3.1.0").exists() and not (out / "zh-CN" / "3.1.0").exists()
     assert [v["version"] for v in json.loads((out / "zh-CN" / "versions.json").read_text())] == ["3.0.0"]
     assert _redirect_target(out / "latest" / "units" / "index.html") == "../../3.0.0/units/"
+
+
+def test_releases_from_a_checkouts_tags(tmp_path):
+    """TREE may be a revision of the checkout the command runs in (read from .git; git itself is only used here to
+    make the checkout)."""
+    repo = release_copy(tmp_path, "4.0.0", name="repo")  # (no mkdocs.yml: the configuration shipped is used)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "4.0.0")
+    git(repo, "tag", "v4.0.0")
+    spec = repo / "specification.toml"
+    spec.write_text(spec.read_text("utf-8").replace('"4.0.0"', '"4.1.0"'))
+    git(repo, "commit", "-qam", "4.1.0")
+    git(repo, "tag", "v4.1.0")
+    out = tmp_path / "out"
+    rc, err = build_versions("v4.0.0", "v4.1.0", "-o", str(out), cwd=repo)
+    assert rc == 0, err
+    assert [v["version"] for v in json.loads((out / "versions.json").read_text())] == ["4.1.0", "4.0.0"]
+    assert (out / "zh-CN" / "4.0.0" / "units" / "index.html").is_file()
+    rc, err = build_versions("v9.9.9", "-o", str(out), cwd=repo)
+    assert rc == 2 and "error[GIT-REVISION]" in err, err

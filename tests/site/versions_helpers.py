@@ -23,17 +23,25 @@ def release_copy(parent: Path, version: str, *, name: str | None = None) -> Path
     return root
 
 
-def build_versions(*argv: str) -> tuple[int, str]:
-    """``pto-docs build-versions ARGV`` with the repository's mkdocs.yml, as the CLI runs it; (exit code, stderr)."""
+def git(root: Path, *args: str) -> str:
+    import subprocess
+    env = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "PATH": "/usr/bin:/bin",
+           "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b"}
+    return subprocess.run(["git", "-C", str(root), *args], env=env, check=True, capture_output=True, text=True).stdout
+
+
+def build_versions(*argv: str, cwd: Path = REPO) -> tuple[int, str]:
+    """``pto-docs build-versions ARGV`` run in ``cwd`` (by default the repository: its mkdocs.yml), as the CLI
+    runs it; (exit code, stderr)."""
     import contextlib
 
     from pto_docs.cli import main
     err = io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(REPO)
+    here = os.getcwd()
+    os.chdir(cwd)
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             rc = main(["build-versions", "-q", *argv])
     finally:
-        os.chdir(cwd)
+        os.chdir(here)
     return rc, err.getvalue()
