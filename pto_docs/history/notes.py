@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..model.catalog import Catalog, Unit
+from ..model.frozen import thaw
 from .diff import InstructionChange, ReleaseDiff, Side, diff_analyses
 
 MAX_CHANGELOG_LINES = 5  # per removed instruction
@@ -45,9 +46,10 @@ class ReleaseHistory:
         return self.diff.change_of(mnemonic) if mnemonic else None
 
 
-def mentions(text: str, mnemonic: str) -> bool:
-    """Whether ``text`` names ``mnemonic`` as a whole word (``B.EQ`` is not named by ``B.EQZ`` nor ``XB.EQ``)."""
-    return re.search(rf"(?<![A-Za-z0-9_.]){re.escape(mnemonic)}(?![A-Za-z0-9_]|\.[A-Za-z0-9])", text) is not None
+def mentions(text: str, *names: str) -> bool:
+    """Whether ``text`` names one of ``names`` (a mnemonic, a unit id) as a whole word (``B.EQ`` is not named by
+    ``B.EQZ`` nor ``XB.EQ``): the rule of the gate's CHANGE-UNDOCUMENTED check (history/undocumented.py)."""
+    return any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)", text) for name in names if name)
 
 
 def release_history(old: Catalog, new: Catalog, changelog: str | None = None, label: str | None = None) -> ReleaseHistory:
@@ -64,9 +66,10 @@ def release_history(old: Catalog, new: Catalog, changelog: str | None = None, la
         unit = by_mnemonic.get(entry.mnemonic)
         if unit is None:
             continue
-        adrs = tuple(sorted(a.id for a in new.adrs.values() if mentions(a.body, entry.mnemonic)
-                            or mentions(a.title, entry.mnemonic)))
-        notes = tuple(line[:MAX_LINE] for line in lines if mentions(line, entry.mnemonic))[:MAX_CHANGELOG_LINES]
+        names = (entry.mnemonic, unit.id)
+        adrs = tuple(sorted(a.id for a in new.adrs.values()
+                            if mentions(a.body, *names) or mentions(json.dumps(thaw(a.front), ensure_ascii=False), *names)))
+        notes = tuple(line[:MAX_LINE] for line in lines if mentions(line, *names))[:MAX_CHANGELOG_LINES]
         removed.append(RemovedInstruction(unit, adrs, notes))
     key = hashlib.sha256(json.dumps([diff.document(), [(r.unit.id, r.unit.path, r.adrs, r.changelog) for r in removed]],
                                     sort_keys=True, default=repr).encode()).hexdigest()

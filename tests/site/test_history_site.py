@@ -113,3 +113,10 @@ def test_long_values_are_cut_around_their_first_difference():
     assert len(a) <= MAX_VALUE + 2 and len(b) <= MAX_VALUE + 2
     assert shortened("short", None) == ("short", None)
     assert shortened({"k": [1, 2]}, {"k": [1, 3]}) == ('{"k": [1, 2]}', '{"k": [1, 3]}')
+
+
+def test_a_mnemonic_is_named_only_as_a_whole_word():
+    from pto_docs.history.notes import mentions
+    assert mentions("Scope: `B.EQ`, `B.NE`.", "B.EQ") and mentions("B.EQ is reserved", "B.EQ")
+    assert not mentions("B.EQZ is kept", "B.EQ") and not mentions("XB.EQ", "B.EQ") and not mentions("B.EQ.W", "B.EQ")
+    assert mentions("see PTO-TILE-TOLDADD", "TOLDADD", "PTO-TILE-TOLDADD")
