@@ -19,6 +19,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--site-dir", "-o", default="site", help="output directory (default: site)")
     parser.add_argument("--latest", default=None, metavar="VERSION",
                         help="the release the latest alias names (default: the highest version)")
+    parser.add_argument("--changes", action="store_true",
+                        help="each release's site gets a 'Changes since' page against the release before it")
     parser.add_argument("--config-file", default=None,
                         help="MkDocs config (default: ./mkdocs.yml, else the configuration shipped with pto-docs)")
     parser.add_argument("--no-strict", action="store_true", help="do not abort on MkDocs warnings")
@@ -52,7 +54,7 @@ def run(args, out: TextIO, err: TextIO) -> int:
     try:
         results = build_versions(args.trees, args.site_dir, config_file=config_file, strict=not args.no_strict,
                                  cache=not args.no_cache, cache_dir=args.cache_dir, latest=args.latest,
-                                 progress=progress, force=args.force, report=report)
+                                 progress=progress, force=args.force, report=report, changes=args.changes)
     except api.ConfigProblem as exc:
         progress.clear()
         err.write(f"{exc}\n")

@@ -26,7 +26,7 @@ def anchor(mnemonic: str) -> str:
 
 def instruction_note(r: SiteRenderer, unit, src: str) -> dict | None:
     """What an instruction page says of its change in this release (None: unchanged, or no history)."""
-    history = r.data.history
+    history = getattr(r.data, "history", None)
     change = history.change_of(unit.mnemonic) if history is not None and unit.is_instruction else None
     if change is None:
         return None
@@ -59,7 +59,7 @@ def shortened(old: Any, new: Any) -> tuple[str | None, str | None]:
 def removed_sources(r: SiteRenderer) -> list[tuple[str, Any]]:
     """(page source, RemovedInstruction) of every removed instruction whose old address no page of this release
     takes."""
-    history = r.data.history
+    history = getattr(r.data, "history", None)
     if history is None:
         return []
     taken = {routes.unit_src(u) for u in r.units}
@@ -74,7 +74,7 @@ def removed_sources(r: SiteRenderer) -> list[tuple[str, Any]]:
 
 def changes_pages(r: SiteRenderer, locale: str, render) -> Iterator[tuple[str, PageParts]]:
     """The changes page and the removed instructions' pages (none without a history)."""
-    history = r.data.history
+    history = getattr(r.data, "history", None)
     if history is None:
         return
     diff = history.diff

@@ -425,7 +425,7 @@ class SiteRenderer:
     def page_count(self) -> int:
         from .changes import removed_sources
         from .requirements_view import requirement_pages
-        history = (1 + len(removed_sources(self))) if self.data.history is not None else 0
+        history = (1 + len(removed_sources(self))) if getattr(self.data, "history", None) is not None else 0
         return len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog)) + history  # (+ the report)
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:

@@ -142,10 +142,11 @@ def release_dirs(root: Path, cache_dir: str | None) -> tuple[Path, Path]:
 
 def build_versions(trees: list[str], site_dir: str, *, config_file: str | None = None, strict: bool = True,
                    cache: bool = True, cache_dir: str | None = None, latest: str | None = None, progress=None,
-                   force: bool = False, report=None) -> list[dict]:
+                   force: bool = False, report=None, changes: bool = False) -> list[dict]:
     """Build the versioned site of ``trees`` into ``site_dir``; one result per release, newest first:
     ``{"version", "root", "summary"}``. ``report(result)`` is called after each release. ConfigProblem and
-    BuildFailed as :func:`pto_docs.api.build_site`."""
+    BuildFailed as :func:`pto_docs.api.build_site`. ``changes``: each release's site tells what changed since the
+    release before it in the list (``pto-docs build --previous``)."""
     found = releases(trees)
     if not found:
         raise api.ConfigProblem("pto-docs build-versions: error[USAGE]: give at least one release tree")
@@ -167,13 +168,14 @@ def build_versions(trees: list[str], site_dir: str, *, config_file: str | None =
     results, built = [], []
     scratch = None if use_cache else tempfile.mkdtemp(prefix="pto-docs-versions-")
     try:
-        for release in found:
+        for i, release in enumerate(found):
+            previous = str(found[i + 1].root) if changes and i + 1 < len(found) else None
             pages, site = release_dirs(release.root, cache_dir)
             if scratch is not None:
                 site = Path(scratch) / release.version
             summary = api.build_site(str(release.root), str(site), config_file=config_file, strict=strict,
                                      cache=use_cache, cache_dir=str(pages) if use_cache else None,
-                                     progress=progress, force=True, version=release.version)
+                                     progress=progress, force=True, version=release.version, previous=previous)
             result = {"version": release.version, "root": str(release.root), "summary": summary}
             results.append(result)
             built.append((release, site))

@@ -16,15 +16,17 @@ ADR = "docs/status/decisions/0059-mnemonic-field-encoding-closure.md"
 CHANGELOG_LINE = "- TOLDADD is gone: use TADD <b>instead</b>"
 
 
-def make_releases(base: Path) -> tuple[Path, Path]:
+def make_releases(base: Path, removed: bool = True) -> tuple[Path, Path]:
+    """(OLD, NEW); without ``removed`` OLD lacks TOLDADD (an OLD with it does not validate: its catalog entry)."""
     old, new = base / "old", base / "new"
     shutil.copytree(REPO / "catalog", old)
     shutil.copytree(REPO / "catalog", new)
     spec = old / "specification.toml"
     spec.write_text(spec.read_text("utf-8").replace('architecture_version = "0.58.5"', 'architecture_version = "0.58.4"'),
                     "utf-8")
-    tadd = (old / ARITH / "TADD.asl").read_text("utf-8")
-    (old / ARITH / "TOLDADD.asl").write_text(tadd.replace("TADD", "TOLDADD"), "utf-8")
+    if removed:
+        tadd = (old / ARITH / "TADD.asl").read_text("utf-8")
+        (old / ARITH / "TOLDADD.asl").write_text(tadd.replace("TADD", "TOLDADD"), "utf-8")
     tmul = old / ARITH / "TMUL.asl"
     text = tmul.read_text("utf-8")
     assert '"summary":"Multiplies the matching' in text

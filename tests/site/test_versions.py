@@ -138,3 +138,17 @@ def test_releases_from_a_checkouts_tags(tmp_path):
     assert (out / "zh-CN" / "4.0.0" / "units" / "index.html").is_file()
     rc, err = build_versions("v9.9.9", "-o", str(out), cwd=repo)
     assert rc == 2 and "error[GIT-REVISION]" in err, err
+
+
+def test_with_changes_each_release_tells_what_changed_since_the_one_before(tmp_path):
+    from history_helpers import make_releases
+    old, new = make_releases(tmp_path, removed=False)  # 0.58.4 and 0.58.5 (TMUL reworded)
+    out = tmp_path / "out"
+    rc, err = build_versions(str(old), str(new), "--changes", "-o", str(out))
+    assert rc == 0, err
+    for prefix, title in (("", "Changes since 0.58.4"), ("zh-CN/", "自 0.58.4 以来的变更")):
+        page = (out / prefix / "0.58.5" / "changes" / "index.html").read_text("utf-8")
+        assert title in page and 'id="change-TMUL"' in page
+        tmul = out / prefix / "0.58.5" / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html"
+        assert "pto-release-change" in tmul.read_text("utf-8")
+        assert not (out / prefix / "0.58.4" / "changes").exists()
