@@ -26,7 +26,9 @@ def make_releases(base: Path, removed: bool = True) -> tuple[Path, Path]:
                     "utf-8")
     if removed:
         tadd = (old / ARITH / "TADD.asl").read_text("utf-8")
-        (old / ARITH / "TOLDADD.asl").write_text(tadd.replace("TADD", "TOLDADD"), "utf-8")
+        tadd = tadd.replace("TADD", "TOLDADD").replace('"summary":"Adds the', '"summary":"Adds <img src=x onerror=alert(1)> the')
+        assert "<img" in tadd
+        (old / ARITH / "TOLDADD.asl").write_text(tadd, "utf-8")
     tmul = old / ARITH / "TMUL.asl"
     text = tmul.read_text("utf-8")
     assert '"summary":"Multiplies the matching' in text

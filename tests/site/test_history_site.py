@@ -70,7 +70,9 @@ def test_a_removed_instruction_keeps_a_page_at_its_old_address(history_site, lan
     assert "0.58.5" in text and "0.58.4" in text
     assert (page.parent / _links(page)["ADR-0059"] / "index.html").resolve() == (site / lang / "adrs/ADR-0059/index.html").resolve()
     assert CHANGELOG_LINE in text  # quoted as text: the tree's markup is not the page's
-    assert "<b>instead</b>" not in page.read_text("utf-8")
+    assert "Adds <img src=x onerror=alert(1)> the" in text  # (the old release's summary, as text too)
+    for shown in (page, site / lang / "changes" / "index.html"):
+        assert "<b>instead</b>" not in shown.read_text("utf-8") and "<img src=x" not in shown.read_text("utf-8")
 
 
 def test_without_previous_there_is_no_history(history_site, tmp_path):
