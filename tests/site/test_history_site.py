@@ -122,3 +122,18 @@ def test_a_mnemonic_is_named_only_as_a_whole_word():
     assert mentions("Scope: `B.EQ`, `B.NE`.", "B.EQ") and mentions("B.EQ is reserved", "B.EQ")
     assert not mentions("B.EQZ is kept", "B.EQ") and not mentions("XB.EQ", "B.EQ") and not mentions("B.EQ.W", "B.EQ")
     assert mentions("see PTO-TILE-TOLDADD", "TOLDADD", "PTO-TILE-TOLDADD")
+
+
+def test_the_plugin_option_previous_is_read_relative_to_mkdocs_yml(tmp_path):
+    import subprocess
+    import sys
+    old, new = make_releases(tmp_path)
+    (new / "mkdocs.yml").write_text("site_name: t\ntheme:\n  name: material\nplugins:\n  - pto-docs:\n"
+                                    "      spec_root: .\n      previous: ../old\n  - search\n", "utf-8")
+    site = tmp_path / "site"
+    env = {**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=new, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert 'id="change-TMUL"' in (site / "zh-CN" / "changes" / "index.html").read_text("utf-8")
+    assert (site / PAGE.format("TOLDADD")).is_file()
