@@ -173,9 +173,13 @@ def build_versions(trees: list[str], site_dir: str, *, config_file: str | None =
             pages, site = release_dirs(release.root, cache_dir)
             if scratch is not None:
                 site = Path(scratch) / release.version
-            summary = api.build_site(str(release.root), str(site), config_file=config_file, strict=strict,
-                                     cache=use_cache, cache_dir=str(pages) if use_cache else None,
-                                     progress=progress, force=True, version=release.version, previous=previous)
+            try:
+                summary = api.build_site(str(release.root), str(site), config_file=config_file, strict=strict,
+                                         cache=use_cache, cache_dir=str(pages) if use_cache else None,
+                                         progress=progress, force=True, version=release.version, previous=previous)
+            except api.BuildFailed as exc:  # (nothing is published: the site stays as it was)
+                raise api.BuildFailed(f"release {release.version} ({release.root}): {exc}; the site is left as "
+                                      "it was") from None
             result = {"version": release.version, "root": str(release.root), "summary": summary}
             results.append(result)
             built.append((release, site))

@@ -152,3 +152,16 @@ def test_with_changes_each_release_tells_what_changed_since_the_one_before(tmp_p
         tmul = out / prefix / "0.58.5" / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html"
         assert "pto-release-change" in tmul.read_text("utf-8")
         assert not (out / prefix / "0.58.4" / "changes").exists()
+
+
+def test_a_release_that_fails_to_build_leaves_the_published_site_as_it_was(tmp_path):
+    good = release_copy(tmp_path, "5.0.0")
+    out = tmp_path / "out"
+    assert build_versions(str(good), "-o", str(out))[0] == 0
+    before = fingerprint(out)
+    bad = release_copy(tmp_path, "5.1.0")
+    unit = bad / "asl/tile/elementwise-tile-tile/arithmetic/TADD.asl"
+    unit.write_text(unit.read_text("utf-8").replace('"mnemonic":"TADD"', '"mnemonic":"TADDX"', 1), "utf-8")
+    rc, err = build_versions(str(good), str(bad), "-o", str(out))
+    assert rc == 1 and f"release 5.1.0 ({bad.resolve()}): " in err and "the site is left as it was" in err, err
+    assert fingerprint(out) == before
