@@ -206,9 +206,10 @@ def mkdocs_config(config_file: str | None, *, spec_root: str | None = None, site
 
 def build_site(spec_root: str | None = None, site_dir: str | None = None, *, config_file: str | None = None,
                strict: bool = True, cache: bool = True, cache_dir: str | None = None, progress=None,
-               force: bool = False) -> str:
+               force: bool = False, version: str | None = None, previous: str | None = None) -> str:
     """Build every language of the site (the same bytes as ``mkdocs build`` of that configuration); returns the
-    summary line. The site and cache directories are checked first (output_guard: never over or inside the
+    summary line. ``version``: the site is that release of a versioned site (site/versions.py); ``previous``: a
+    release (a spec tree directory, else a git revision of the checkout) whose changes since the site shows. The site and cache directories are checked first (output_guard: never over or inside the
     spec tree, never over a file or, unless ``force``, a directory that is not a previous site). An OSError
     while writing (a full disk) propagates."""
     from mkdocs.commands.build import build
@@ -219,6 +220,10 @@ def build_site(spec_root: str | None = None, site_dir: str | None = None, *, con
     plugin = config.plugins["pto-docs"]
     if cache_dir:
         plugin.config.cache_dir = os.path.abspath(cache_dir)
+    if version is not None:
+        plugin.config.version = version
+    if previous is not None:
+        plugin.config.previous = os.path.abspath(previous) if Path(previous).is_dir() else previous
     use_cache = bool(plugin.config.cache and cache)
     plugin.config.cache = use_cache
     from .store.output_guard import OutputRefused, check_cache_dir, check_site_dir

@@ -93,6 +93,7 @@ class SiteData:
     findings: Mapping[str, tuple] = field(default_factory=dict)  # instruction id -> its checks.findings.Finding tuple
     report_findings: tuple = ()  # every instruction's findings, in the report page's order (mnemonic, id)
     flags_through: Mapping[str, tuple] = field(default_factory=dict)  # instruction id -> FLAGS-PROSE its execution calls
+    history: Any = None  # history.notes.ReleaseHistory against the plugin's ``previous`` release (site/history.py)
 
     @classmethod
     def build(cls, catalog: Catalog, tree: SpecTree, examples: tuple = (), avs: Mapping | None = None,

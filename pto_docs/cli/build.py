@@ -24,6 +24,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="rebuild every page (ignore and do not use the cache)")
     parser.add_argument("--cache-dir", default=None, help="page cache directory (default: the tree's folder in $XDG_CACHE_HOME/pto-docs/trees)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress and no log below warnings")
+    parser.add_argument("--previous", default=None, metavar="OLD",
+                        help="add a 'Changes since OLD' page and notes: OLD is a spec tree or a git revision of the checkout")
     parser.add_argument("--force", action="store_true",
                         help="replace the contents of a site directory that does not look like a previous site")
 
@@ -40,12 +42,15 @@ def run(args, out: TextIO, err: TextIO) -> int:
     from ..store.output_guard import refuse_build_outputs, write_error
     if refuse_build_outputs(err, args.site_dir, args.spec_root, create=False):  # before MkDocs reads its config
         return 2
+    if _bad_previous(getattr(args, "previous", None), args.spec_root, err):
+        return 2
     config_file = args.config_file or ("mkdocs.yml" if Path("mkdocs.yml").is_file() else None)
     progress = Progress(stream=err, quiet=quiet)
     try:
         summary = api.build_site(args.spec_root, args.site_dir, config_file=config_file, strict=not args.no_strict,
                                  cache=not getattr(args, "no_cache", False), cache_dir=getattr(args, "cache_dir", None),
-                                 progress=progress, force=bool(getattr(args, "force", False)))
+                                 progress=progress, force=bool(getattr(args, "force", False)),
+                                 previous=getattr(args, "previous", None))
     except api.ConfigProblem as exc:  # (its message names where: the config file, the path refused)
         progress.clear()
         err.write(f"{exc}\n")
@@ -60,3 +65,23 @@ def run(args, out: TextIO, err: TextIO) -> int:
     if summary:
         progress.summary(summary)
     return 0
+
+
+def _bad_previous(previous: str | None, spec_root: str | None, err: TextIO) -> bool:
+    """``--previous OLD`` that is neither a directory nor a revision of the checkout the spec root lies in: one
+    line, and True (exit 2)."""
+    if previous is None or Path(previous).is_dir():
+        return False
+    from ..sources.gitrev import RevisionError, find_checkout, resolve
+    where = Path(spec_root or ".").resolve()
+    checkout = find_checkout(where)
+    if checkout is None:
+        err.write(f"{previous}: error[IO-ROOT]: --previous: neither a spec tree directory nor a git revision (no git "
+                  f"checkout at {where})\n")
+        return True
+    try:
+        resolve(checkout, previous)
+    except RevisionError as exc:
+        err.write(f"{exc}\n")
+        return True
+    return False

@@ -8,6 +8,8 @@ from typing import TextIO
 # (command name, module, description); modules define add_arguments(parser) and run(args, out, err) -> int
 COMMANDS: list[tuple[str, str, str]] = [
     ("build", "pto_docs.cli.build", "build the bilingual MkDocs site (same as mkdocs build --strict)"),
+    ("build-versions", "pto_docs.cli.build_versions",
+     "a versioned site: one site per release tree under <version>/, with Material's version selector"),
     ("trace", "pto_docs.cli.trace", "traceability report and release gate (hashes, coverage, suspect links)"),
     ("diff", "pto_docs.cli.diff", "what changed between two releases (spec trees or git revisions)"),
     ("avs", "pto_docs.cli.avs", "run the spec's AVS test points on the built-in ASL interpreter"),

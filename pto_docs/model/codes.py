@@ -8,6 +8,8 @@ CODES: dict[str, str] = {
     "IO-READ": "a file of the tree cannot be read",
     "IO-WRITE": "an output (report, lock, site) cannot be written: missing or impossible directory, full disk (exit 2)",
     "OUTPUT-REFUSED": "an output path is, contains or lies inside the spec root, runs through a symbolic link inside it, is a special file, or is a site directory pto-docs did not build (exit 2)",
+    "VERSION-NAME": "`pto-docs build-versions`: a release tree's `release.architecture_version` is missing or cannot name a directory of the versioned site (exit 2)",
+    "VERSION-TWICE": "`pto-docs build-versions`: two release trees declare the same version (exit 2)",
     "ENCODING": "a file is not valid UTF-8",
     "PATH-ENCODING": "a file or directory name in a parsed area is not valid UTF-8; it is not read",
     "FILE-TOO-LARGE": "a file the loader parses is larger than 64 MiB (upstream's largest is 5 MB)",

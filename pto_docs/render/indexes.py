@@ -68,6 +68,9 @@ def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]
     if report is not None:
         yield routes.TRACEABILITY, report_with_findings(r, locale, report)
 
+    from .changes import changes_pages  # (none without the plugin's ``previous``)
+    yield from changes_pages(r, locale, render)
+
 
 def requirement_page_title(locale: str, page) -> str:
     lab = labels(locale)

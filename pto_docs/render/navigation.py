@@ -102,6 +102,9 @@ def navigation(r: SiteRenderer, locale: str) -> list:
         {lab.t("nav.adrs"): adrs},
         {lab.t("nav.requirements"): requirements},
     ]
+    history = getattr(r.data, "history", None)  # the plugin's ``previous``: what changed since it (changes.py)
+    if history is not None:
+        nav.append({lab.t("changes.title", previous=history.previous): routes.CHANGES})
     if r.data.trace_page(locale) is not None:  # (made once by the analysis, kept for the page itself)
         nav.append({lab.t("nav.reports"): [{lab.t("nav.traceability"): routes.TRACEABILITY}]})
     return html_titles(nav)

@@ -183,6 +183,8 @@ class SiteRenderer:
             digest.update(f"\0avs:{self._avs_key}".encode())  # the AVS results every unit page shows
             # SEMANTICS-PROSE findings come from running the whole model, not from one unit's file
             digest.update(f"\0semantics:{self.data.semantics!r}".encode())
+            history = getattr(self.data, "history", None)  # what changed since the previous release (changes.py)
+            digest.update(f"\0history:{history.key if history is not None else ''}".encode())
             self._global = digest.hexdigest()
         return self._global
 
@@ -332,7 +334,9 @@ class SiteRenderer:
         src = routes.unit_src(unit)
         out = Collector()
         template = "pages/instruction.md.j2" if isinstance(m, InstructionModel) else "pages/unit.md.j2"
-        body = self._with_banner(self._render(template, src, locale, tr, out, m=m), locale, tr, out)
+        from .changes import instruction_note
+        body = self._with_banner(self._render(template, src, locale, tr, out, m=m,
+                                              release_change=instruction_note(self, unit, src)), locale, tr, out)
         above = out.parts(body).assembled()  # the page's content above the ledger, fragments in place
         documentation = getattr(m, "documentation", None)
         ledger = self._render("partials/sources.html.j2", src, locale, tr, out,
@@ -419,8 +423,10 @@ class SiteRenderer:
             self._adr_bodies.setdefault(text, html)
 
     def page_count(self) -> int:
+        from .changes import removed_sources
         from .requirements_view import requirement_pages
-        return len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog))  # (+ the report)
+        history = (1 + len(removed_sources(self))) if getattr(self.data, "history", None) is not None else 0
+        return len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog)) + history  # (+ the report)
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages

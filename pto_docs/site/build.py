@@ -178,6 +178,14 @@ class SiteBuild(PageEvents):
                 return run_avs(catalog, generated, cache_dir=cache, profile=profile, examples=True)
         return run
 
+    def previous_release(self, config):
+        """The ``previous`` option's release (site/history.py PreviousRelease), or None."""
+        if not self.options.previous:
+            return None
+        from .history import PreviousRelease
+        base = Path(config.config_file_path or ".").resolve().parent
+        return PreviousRelease(os.path.expanduser(self.options.previous), base, self.spec_root(config))
+
     def templates_cache(self, config):
         """Compiled templates kept on disk for every build of this user (template_cache.py); None with the
         ``cache`` option off."""
@@ -259,11 +267,14 @@ class SiteBuild(PageEvents):
                     plugin.is_dirty = False
                 self.search = plugin
         config["nav"] = self.manifest["nav"] if self.manifest is not None else navigation(self.state.renderer, locale)
-        back = "../" * output.locale_dir(locale, self.primary).count("/")
+        version = self.options.version
+        back = "../" * output.site_path(locale, self.primary, version).count("/")
         config.extra["alternate"] = [
             {"name": labels(loc).t("language_name"), "lang": loc,
-             "link": (back + output.locale_dir(loc, self.primary)) if loc != locale else "./"}
+             "link": (back + output.site_path(loc, self.primary, version)) if loc != locale else "./"}
             for loc in self.options.languages]
+        if version:  # a release of a versioned site: Material's version selector reads ../versions.json
+            config.extra["version"] = {**(config.extra.get("version") or {}), "provider": "mike"}
         config["site_name"] = labels(locale).t("site_name")
         self._site_url(config, locale, primary)
         config.extra["pto_footer"] = (self.manifest["footer"] if self.manifest is not None
@@ -296,8 +307,9 @@ class SiteBuild(PageEvents):
         ``site_url`` MkDocs writes empty sitemaps: one line says so, a warning, or an info line under strict
         (a site without a sitemap is still whole: a strict build of a preview or a local copy must not fail)."""
         if config.site_url:
-            if not primary:
-                config["site_url"] = config.site_url.rstrip("/") + "/" + output.locale_dir(locale, self.primary)
+            if not primary or self.options.version:
+                config["site_url"] = (config.site_url.rstrip("/") + "/"
+                                      + output.site_path(locale, self.primary, self.options.version))
         elif primary:
             (log.info if config.strict else log.warning)(
                 "pto-docs: no site_url in the configuration, so sitemap.xml lists no pages; set site_url to the "
@@ -337,7 +349,8 @@ class SiteBuild(PageEvents):
             # a build (not a serving reload, which is incremental) checks the tree on both cores (load_helper.py)
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),
                                      states=self.memory.states, avs_run=self.avs_runner(config, root),
-                                     parallel=self.options.parallel and self.command != "serve")
+                                     parallel=self.options.parallel and self.command != "serve",
+                                     previous_release=self.previous_release(config))
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc
         diags = self.state.diagnostics
@@ -385,6 +398,9 @@ class SiteBuild(PageEvents):
                     settings["avs_decoders_sha256"] = sha256_bytes(config_path(config, self.options.avs_decoders).read_bytes())
                 except OSError:
                     settings["avs_decoders_sha256"] = None
+            previous = self.previous_release(config)
+            if previous is not None:  # the previous release's content, not only its name, decides the pages
+                settings["previous_identity"] = previous.identity()
             avs_path = self.avs_results_path(config)
             if avs_path is not None:  # the results' content, not only their path, decides the pages
                 from ..model.frozen import sha256_bytes

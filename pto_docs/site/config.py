@@ -69,6 +69,8 @@ class PtoDocsConfig(base.Config):
     chrome_cache = c.Type(bool, default=True)  # theme blocks once per directory (speedups/chrome_cache.py; same HTML)
     markdown_shapes = c.Type(bool, default=True)  # convert page Markdown once per shape (speedups/markdown_shapes.py)
     fast_search = c.Type(bool, default=True)  # index pages with speedups/search_fast.py (same index as Material's)
+    previous = c.Optional(c.Type(str))  # a release (tree, or git revision of the checkout) to tell changes since
+    version = c.Optional(c.Type(str))  # this build is release VERSION of a versioned site (set by build-versions)
 
     def _validate(self):
         """MkDocs only warns about an unknown option; a misspelt pto-docs option is an error."""

@@ -26,6 +26,13 @@ def locale_dir(locale: str, primary: str) -> str:
     return "" if locale == primary else f"{locale}/"
 
 
+def site_path(locale: str, primary: str, version: str | None = None) -> str:
+    """Where a language's pages lie, relative to the root of everything published: :func:`locale_dir`, or in a
+    versioned site (versions.py; mike's layout, one prefix per language) ``<version>/`` for the primary language
+    and ``<lang>/<version>/`` for the others."""
+    return locale_dir(locale, primary) + (f"{version}/" if version else "")
+
+
 def staging_dir(final: str) -> str:
     """A new, empty staging directory beside ``final``, made here and marked as ours."""
     parent, name = os.path.split(os.path.abspath(final))

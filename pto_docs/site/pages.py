@@ -193,11 +193,12 @@ class PageEvents:
     def page_context(self, context, page):
         locale = self.here
         up = "../" * routes.depth(page.url)
-        back = "../" * output.locale_dir(locale, self.primary).count("/")
+        version = self.options.version
+        back = "../" * output.site_path(locale, self.primary, version).count("/")
         context["pto_locale"] = locale
         context["pto_alternates"] = [
             {"name": labels(loc).t("language_name"), "lang": loc, "current": loc == locale,
-             "href": (up + back + output.locale_dir(loc, self.primary) + page.url) or "./"}
+             "href": (up + back + output.site_path(loc, self.primary, version) + page.url) or "./"}
             for loc in self.options.languages]
         return context
 
@@ -209,16 +210,18 @@ class PageEvents:
         under any sub-path. ``pto_site_root`` is the root of the whole site (every language) as the page links it."""
         if template_name != "404.html":
             return context
-        back = "../" * output.locale_dir(self.here, self.primary).count("/")
+        version = self.options.version  # a release of a versioned site: its language root is <lang>/<version>/
+        back = "../" * output.site_path(self.here, self.primary, version).count("/")
         if config.site_url:
             context["pto_site_root"] = context["base_url"].rstrip("/") + "/" + back
             return context
         context["base_url"] = "."
         context["pto_site_root"] = "./" + back
         names = {f.dest_uri.split("/")[0] for f in (self.doc_files or ())}
-        names.update(output.locale_dir(loc, self.primary).rstrip("/") for loc in self.options.languages)
+        if not version:  # (versioned, the language root is found by the page names after its prefixes)
+            names.update(output.locale_dir(loc, self.primary).rstrip("/") for loc in self.options.languages)
         context["pto_root_names"] = sorted(n for n in names if n)
-        context["pto_locale_dir"] = output.locale_dir(self.here, self.primary)
+        context["pto_locale_dir"] = "" if version else output.locale_dir(self.here, self.primary)
         return context
 
     def post_page(self, output_html, page):

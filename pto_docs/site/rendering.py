@@ -52,7 +52,7 @@ class BuildState:
 
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
                 avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
-                parallel: bool = False) -> BuildState:
+                parallel: bool = False, previous_release=None) -> BuildState:
     """Analyse (or reuse) the tree of ``root`` and make its renderer; the renderer is None when validation found
     errors.
 
@@ -62,11 +62,14 @@ previous one's page models and pages whose inputs are unchanged (render/pages.py
 memory of earlier loads (None: load afresh, keep nothing). ``avs_run(catalog)`` (plugin option ``avs_examples:
 run``), when given instead of ``avs``, makes the AVS results of an error-free tree. With ``parallel`` (a first
 build, not a serving reload) a forked process makes the results of the tree every language shares while this one
-checks the tree (load_helper.py)."""
+checks the tree (load_helper.py). ``previous_release`` (site/history.py PreviousRelease): the release the pages tell
+this one's history against."""
     states = states if states is not None else TreeStates()
     path = Path(root).resolve()
     from ..model.frozen import canonical_sha256
     key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}"
+    if previous_release is not None:
+        key += f"\0{previous_release.identity()}"
     stamp = stat_fingerprint(path)
     cached = states.get(key)
     if cached and cached[0] == stamp:
@@ -86,6 +89,8 @@ checks the tree (load_helper.py)."""
         analysis = analyse(path, memo=memo, previous=cached[1].result.tree if cached else None, preread=preread,
                            avs=avs, avs_run=avs_run, started=started if parallel else None)
         renderer = None
+        if analysis.site is not None and previous_release is not None:  # (before the renderer's keys are made)
+            analysis.site.history = previous_release.history(analysis.catalog, path)
         if analysis.site is not None:
             id_index = None
             if helpers:  # (the id lookup of the search box, made once rather than once per language)

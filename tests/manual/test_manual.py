@@ -172,7 +172,7 @@ def test_the_readme_is_a_first_screen_whose_links_resolve():
     text = README.read_text("utf-8")
     assert len(text.splitlines()) <= 300
     # the commands in one table: every command of the CLI
-    listed = set(re.findall(r"^\| `pto-docs ([a-z0-9]+(?: [a-z]+)?)", text, re.M))
+    listed = set(re.findall(r"^\| `pto-docs ([a-z0-9-]+(?: [a-z]+)?)", text, re.M))
     assert listed == set(cli_commands())
     slugs = {github_slug(h) for h in re.findall(r"^#+ (.+)$", text, re.M)}
     links = _LINK.findall(text)
