@@ -96,6 +96,7 @@ CODES: dict[str, str] = {
     "EVIDENCE-STALE": "pto-docs evidence --check: a derived file differs from what the sources give (exit 1)",
     "EVIDENCE-DERIVE": "pto-docs evidence: the sources cannot give a derived file, e.g. a catalog index used twice (exit 1)",
     "AVS-DECODERS": "pto-docs avs: the ASL model depends on generated:decoders, no --decoders file was given and the tree's records cannot make them (exit 2)",
+    "AVS-NEEDS-DECODERS": "pto-docs avs without --decoders: points that call generated Validate* entry points were not run; one line gives their count and the commands that make the decoders (exit 3)",
     "AVS-FAIL": "pto-docs avs: an assertion of a test point did not hold (exit 1)",
     "AVS-ERROR": "pto-docs avs: a test point ended in a dynamic error (exit 1)",
     "AVS-RESULTS": "pto-docs trace --avs: the results file is unreadable, not JSON or not pto-docs.avs.v1 (exit 2)",
