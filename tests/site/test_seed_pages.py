@@ -23,12 +23,12 @@ GOLDEN = Path(__file__).parent / "golden"
 LOCALES = ("en", "zh-CN")
 
 # Section headings (label keys) in page order.
-SECTIONS = (("instruction.hla_title", "assembly"), ("instruction.bundle_title", "bundle"),
-            ("instruction.symbols_title", "assembler-symbols"), ("instruction.encoding_title", "encoding"),
-            ("instruction.contract_title", "contract"), ("instruction.examples_title", "worked-examples"),
-            ("instruction.asl_title", "asl"), ("instruction.ndf_title", "ndf"),
+SECTIONS = (("instruction.hla_title", "assembly"), ("instruction.symbols_title", "assembler-symbols"),
+            ("instruction.bundle_title", "bundle"), ("instruction.encoding_title", "encoding"),
+            ("instruction.asl_title", "asl"), ("instruction.examples_title", "worked-examples"),
+            ("instruction.contract_title", "contract"), ("instruction.ndf_title", "ndf"),
             ("instruction.evidence_title", "evidence"), ("instruction.metadata_title", "metadata"),
-            ("instruction.sources_title", "sources"))
+            ("instruction.sources_title", "sources"))  # the order readers use (issue 33): syntax to examples first
 
 COMMON = (
     "Constant", "20'b00011001000110000001", "BSTART.TEPL Mode, Function, DataType",
