@@ -63,7 +63,7 @@ def _code(value: Any) -> str:
     if value is None or value == "":
         return "—"
     text = str(value)
-    if "/" in text:  # a path: it wraps after a "/", or at a hyphen of a long name (the site's CSS: code.pto-path)
+    if "/" in text and _PLAIN_CODE.match(text):  # a path: it wraps after a "/", or at a long name's hyphens (CSS: code.pto-path)
         parts = [p + "/" for p in text.split("/")[:-1]] + [text.rsplit("/", 1)[1]]
         return '<code class="pto-path">' + "<wbr>".join(
             f"<span>{_text(p)}</span>" if len(p) <= _WHOLE_NAME else _text(p) for p in parts) + "</code>"
