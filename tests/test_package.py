@@ -81,6 +81,8 @@ def _check_site(site: Path) -> None:
         assert "assets/pto-docs.css" in (site / lang / "index.html").read_text("utf-8")
         assert (site / lang / "assets/pto-search.js").read_bytes() == script  # the page loads it
         assert "assets/pto-search.js" in (site / lang / "index.html").read_text("utf-8")
+        assert "assets/pto-language.js" in (site / lang / "index.html").read_text("utf-8")
+        assert (site / lang / "assets/pto-language.js").read_bytes() == (REPO / "site_src/assets/pto-language.js").read_bytes()
         tmul = site / lang / "instructions/tile/elementwise-tile-tile/arithmetic/TMUL/index.html"
         assert "<svg" in tmul.read_text("utf-8")
 

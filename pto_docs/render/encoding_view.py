@@ -113,20 +113,21 @@ def _compact_ticks(svg: str) -> str:
 
 def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
     from ..isa.encoding import encoding_for
-    from .diagrams import register_svg
+    from .diagrams import narrow_svg, register_svg
     enc = encoding_for(catalog, unit)
     if enc is None:
         return EncodingView(True, None, None, (), (), ())
     words = []
     for word in enc.words:
-        label = f"{unit.mnemonic or unit.id}: {word.title or word.form_id} word {word.index}"
+        label = f"{unit.mnemonic or unit.id} \u00b7 {word.form_id} \u00b7 {word.index}"  # no English: both languages share it
         words.append(WordView(
             title=title(word.title) if word.title else Note(None, (), ""), form_id=word.form_id, asm=word.asm, index=word.index, width_bits=word.width_bits,
             mask=word.mask, match=word.match,
             own_mask=_hex(word.effective_mask, word.width_bits), own_match=_hex(word.effective_match, word.width_bits),
             items=tuple(ItemRow(i.name, i.bit_range, i.value, i.value == "variable", item_value(i.value))
                         for i in word.items),
-            svg=Markup(compact_svg(register_svg(word, label=label))),
+            # the desktop drawing (32 bits a lane), then the phone one (16 bits a lane): CSS shows one of them
+            svg=Markup(compact_svg(register_svg(word, label=label)) + compact_svg(narrow_svg(word, label=label))),
             wavejson=plain_code(readable_json(word.wavejson, sort_keys=False), "json"),
         ))
     return EncodingView(True, enc.carrier_mnemonic, enc.engine_mnemonic, tuple(sorted(enc.fixed.items())),

@@ -48,6 +48,26 @@ class TileTable:
     truncated: bool
 
     @property
+    def folded_columns(self) -> tuple[int, Cell] | None:
+        """(how many, the element) when the two or more columns right of the valid region hold one padding
+        element throughout (TCOLEXPAND: four columns of -3.4028235e+38): shown as one cell per row."""
+        width = len(self.grid[0]) if self.grid else 0
+        start = self.valid_columns
+        if not 0 < start <= width - 2 or any(len(row) != width for row in self.grid):
+            return None
+        cells = {c for row in self.grid for c in row[start:]}
+        if len(cells) != 1:
+            return None
+        cell = next(iter(cells))
+        return None if cell.valid else (width - start, cell)
+
+    @property
+    def shown_columns(self) -> int:
+        folded = self.folded_columns
+        width = len(self.grid[0]) if self.grid else 0
+        return self.valid_columns if folded else width
+
+    @property
     def runs(self) -> tuple[tuple[Cell, ...] | RowRun, ...]:
         """The grid with every run of two or more identical, uniform rows outside the valid region folded
         into one :class:`RowRun` (the valid region and any differing row stay element by element)."""

@@ -76,6 +76,7 @@ class InstructionModel:
     avs_examples: tuple = ()  # render.avs_examples_view.AvsExampleView, from plugin avs_results (--examples)
     flags_via: tuple = ()  # render.findings.FlagsNotice: a FLAGS-PROSE finding of a function its execution calls
     semantics: tuple = ()  # render.findings.SemanticsNotice: a SEMANTICS-PROSE finding of this instruction
+    zero_meanings: tuple[tuple[str, Prose], ...] = ()  # (field, what its encoded zero means), in record order
 
 
 def _escape_token(key: str) -> str:
@@ -189,8 +190,9 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         items = contract.get(key, ()) or ()
         prose[key] = tuple(Prose(unit.id, f"/contract/{key}/{i}", t) for i, t in enumerate(items) if isinstance(t, str))
     zeros = contract.get("field_zero_meanings", {}) or {}
-    prose["field_zero_meanings"] = tuple(
-        Prose(unit.id, "/contract/field_zero_meanings/" + _escape_token(k), v) for k, v in zeros.items() if isinstance(v, str))
+    zero_meanings = tuple((str(k), Prose(unit.id, "/contract/field_zero_meanings/" + _escape_token(k), v))
+                          for k, v in zeros.items() if isinstance(v, str))
+    prose["field_zero_meanings"] = tuple(p for _k, p in zero_meanings)
     operands = tuple(
         (str(o.get("field", "")), Prose(unit.id, f"/contract/operands/{i}/role", o["role"]) if isinstance(o.get("role"), str) else None)
         for i, o in enumerate(contract.get("operands", ()) or ()) if isinstance(o, Mapping))
@@ -221,6 +223,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         findings=data.findings_of(unit),
         flags_via=flags_notices(data.catalog, data.flags_via(unit), unit, src, via=True),
         semantics=semantics_notices(data.catalog, data.semantics, unit, src),
+        zero_meanings=zero_meanings,
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
         **relations(data, unit, src, assembly.lines),
     )

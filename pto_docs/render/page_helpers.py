@@ -45,6 +45,15 @@ class PageHelpers:
             return Markup(f'<code class="pto-sha">{escape(value)}</code>')
         return Markup(f'<span class="pto-absent">{escape(self.label("instruction.absent"))}</span>')
 
+    def value(self, group: str, value: object) -> str:
+        """A spec enumeration's value (an ADR's status, a field's signedness, a surface) in the page's language:
+        the label ``reader.value.GROUP.VALUE`` when there is one, else the value as written."""
+        key = f"reader.value.{group}.{value}"
+        try:
+            return self.label(key)
+        except KeyError:
+            return str(value)
+
     def heading(self, level: int, key: str, anchor: str) -> Markup:
         """A Markdown heading of ``level`` with the label ``key`` and the attribute-list anchor ``anchor``."""
         return Markup(f"{escape('#' * level)} {md_text(self.label(key))} {{: #{escape(anchor)} }}")

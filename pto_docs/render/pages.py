@@ -283,7 +283,7 @@ class SiteRenderer:
             L=lab.t, label_keys=lab.keys(), tr=tr, locale=locale, banner=Markup(BANNER),
             link=lambda to, anchor="": routes.relative(src, to, anchor),
             release=self.catalog.release, frag=out.frag, heavy=out.heavy, H=out.H,
-            prose=helpers.prose, sha=helpers.sha, heading=helpers.heading,
+            prose=helpers.prose, sha=helpers.sha, heading=helpers.heading, V=helpers.value,
             evidence_test=blocks.evidence_test, avs_example=blocks.avs_example, **values)
 
     def _with_banner(self, text: str, locale: str, tr: _PageTranslator, out: Collector) -> str:

@@ -33,6 +33,7 @@ def labels(locale: str) -> Mapping[str, str]:
 _SPECIAL = {ch: f"&#{ord(ch)};" for ch in "\\`*_{}[]()#+!|~^$"}
 _SPECIAL.update({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
 _PLAIN_CODE = re.compile(r"[\w./:@+=,\-]*\Z")
+_WHOLE_NAME = 24  # a path's names up to this long never wrap inside
 
 
 def _text(value: Any) -> str:
@@ -62,6 +63,10 @@ def _code(value: Any) -> str:
     if value is None or value == "":
         return "—"
     text = str(value)
+    if "/" in text and _PLAIN_CODE.match(text):  # a path: it wraps after a "/", or at a long name's hyphens (CSS: code.pto-path)
+        parts = [p + "/" for p in text.split("/")[:-1]] + [text.rsplit("/", 1)[1]]
+        return '<code class="pto-path">' + "<wbr>".join(
+            f"<span>{_text(p)}</span>" if len(p) <= _WHOLE_NAME else _text(p) for p in parts) + "</code>"
     if _PLAIN_CODE.match(text):
         return "`" + text + "`"
     return "<code>" + _text(text) + "</code>"  # anything else: an inline tag whose text Markdown cannot touch
@@ -170,8 +175,12 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
         out += _avs_section(report, L)
 
     out += [f"## {L['findings']}", ""]
+
+    def message(text: Any) -> str:  # the checker's diagnostics are English (not yet in labels.yaml): marked so
+        return _cell(text) if locale == "en" or text is None else f'<span lang="en">{_cell(text)}</span>'
+
     out += _table([L["severity"], L["code"], L["id"], L["file"], L["reason"]],
-                  [[L.get(f["severity"], f["severity"]), _code(f["code"]), _code(f["id"]), _code(f["path"]), _cell(f["message"])]
+                  [[L.get(f["severity"], f["severity"]), _code(f["code"]), _code(f["id"]), _code(f["path"]), message(f["message"])]
                    for f in report["findings"]], L)
     while out and out[-1] == "":
         out.pop()

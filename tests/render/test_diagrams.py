@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from pto_docs.isa.encoding import encoding_for
@@ -85,7 +86,7 @@ def test_narrow_fields_keep_their_full_name_in_the_title():
     root = ET.fromstring(svg)
     boxes = {g.get("data-field"): g for g in root.iter(SVG + "g") if g.get("data-field")}
     narrow = boxes["ElementWiseEnable"]
-    assert narrow.find(SVG + "title").text.startswith("ElementWiseEnable 31:")
+    assert narrow.find(SVG + "title").text.startswith("ElementWiseEnable 31")
     label = next(t for t in narrow.iter(SVG + "text") if t.get("class") == "pto-reg-label")
     assert label.get("transform", "").startswith("rotate(-90")
     assert label.text != "ElementWiseEnable" and label.text.endswith("\u2026")
@@ -113,3 +114,30 @@ def test_sixteen_and_forty_eight_bit_words():
     assert all(any(g.get("data-field") == "imm" for g in lane.iter(SVG + "g")) for lane in lanes)
     bits = {t.text for t in root.iter(SVG + "text") if t.get("class") == "pto-reg-bit"}
     assert {"47", "45", "44", "24", "23", "12", "11", "0"} <= bits
+
+
+def test_tooltips_have_no_english_words():
+    """One drawing serves both languages (issue 33: "variable" and "fixed by" in zh-CN tooltips): an item's
+    title is its name, bits and value only."""
+    svg = register_svg(tmul_word(), label="TMUL")
+    titles = {"".join(t.itertext()) for t in ET.fromstring(svg).iter(SVG + "title")} - {"TMUL"}
+    names = {i.name for i in tmul_word().items}
+    for title in titles:
+        words = set(re.findall(r"[A-Za-z]{2,}", title)) - names
+        assert not words, title
+    assert "Mode 26:25 = 0" in titles and "DataType 31:27" in titles
+
+
+def test_the_phone_drawing_fits_390_px_unscaled_with_11_px_labels():
+    """narrow_svg: 16 bits a lane, at most 358 px wide (a 390 px screen's content), no label under 11 px (a
+    long name in a narrow box is truncated, its full name in the title, rather than set smaller)."""
+    from pto_docs.render.diagrams import LABEL_PX, narrow_svg
+    f = form("B.N", [("0x0000007f", "0x00000001", 32)],
+             [field("ElementWiseEnableAndMore", (7, 0, 1)), field("Rd", (8, 0, 5)), field("ImmediateValueLong", (13, 0, 19))])
+    for word in (tmul_word(), word_of(f)):
+        root = ET.fromstring(narrow_svg(word, label="x"))
+        assert int(root.get("width")) <= 358
+        lanes = [g.get("data-bits") for g in root.iter(SVG + "g") if g.get("class") == "pto-reg-lane"]
+        assert lanes == ["31:16", "15:0"]
+        sizes = {int(t.get("font-size", LABEL_PX)) for t in root.iter(SVG + "text") if t.get("class") == "pto-reg-label"}
+        assert sizes and min(sizes) >= 11, sizes

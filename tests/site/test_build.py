@@ -33,7 +33,7 @@ def test_html_lang_and_language_switch(built_site):
 
 def test_diagrams_inline_and_examples_downloadable(built_site):
     html = (built_site / SEED_PAGES["TMUL"] / "index.html").read_text("utf-8")
-    assert '<svg xmlns="http://www.w3.org/2000/svg" class="pto-reg" role="img"' in html
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="pto-reg" data-lane-bits="32" role="img"' in html
     for label in ("DataType", "Mode", "Function"):
         assert f'data-field="{label}"' in html
     links = re.findall(r'href="([^"]+\.json)" download', html)

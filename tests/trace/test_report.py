@@ -151,3 +151,20 @@ def test_markdown_renders_for_the_stamped_catalog_in_both_languages():
     en, zh = report_markdown(report, "en"), report_markdown(report, "zh-CN")
     assert labels["en"]["unstamped"] in en and labels["zh-CN"]["unstamped"] in zh
     assert labels["en"]["links"] in en and labels["zh-CN"]["links"] in zh
+
+
+def test_markdown_paths_wrap_after_a_slash_and_diagnostics_are_marked_english(traced):
+    """Issue 33: the findings' paths broke every ~10 characters. A path is a <code class="pto-path"> whose names
+    up to 24 characters are unbreakable spans with a <wbr> after each "/" (a longer name may still wrap at its
+    hyphens); on the zh-CN page the checker's English message is marked lang="en"."""
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    path = "spec/evidence/numeric-format-namespace-contract.json"
+    report["findings"] = [{"severity": "warning", "code": "evidence-input-stale", "id": "asl/arch/x.asl",
+                           "path": path, "message": "recorded input hash at /sources/10 is old"}]
+    en, zh = report_markdown(report, "en"), report_markdown(report, "zh-CN")
+    assert ('<code class="pto-path"><span>spec/</span><wbr><span>evidence/</span><wbr>'
+            "numeric-format-namespace-contract.json</code>") in en
+    assert '<code class="pto-path"><span>asl/</span><wbr><span>arch/</span><wbr><span>x.asl</span></code>' in en
+    assert "| recorded input hash at /sources/10 is old |" in en
+    assert '<span lang="en">recorded input hash at /sources/10 is old</span>' in zh
