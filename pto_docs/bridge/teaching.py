@@ -1,0 +1,251 @@
+"""Teaching scenarios: pto-docs' own worked example of every instruction, composed from its syntax and operands.
+
+For a scalar or block instruction a scenario is a line of assembly made from one of its forms' syntaxes
+(``isa.assembler``): every source register slot gets a register of its own (``a0``, ``a1``, ...) holding a small,
+distinct value (7, 5, 3, 2; FP values for an FP instruction of a ``.fs``/``.fd`` type), a destination slot ``->a4``,
+an immediate a mid-range value (negative where the field is signed), a named value its first name, and a register
+written inside ``[...]`` an aligned address (0x200) of memory holding recognisable bytes (0x11, 0x22, ...). The
+line is assembled and must decode back to the same unit. For a tile operation the scenario calls the semantic
+handler its catalog record names, with small tiles of a few elements of a named data type.
+
+Each unit gets a few :class:`Scenario` variants (other values, other data types); the runner
+(``teaching_run``) runs them in order on the spec's ASL model and keeps the first with a visible effect.
+This module only composes: it runs nothing.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..isa.assembler import AsmError, Assembler
+from ..isa.assembler.spelling import DEST_NAMES, SOURCE_NAMES
+from ..isa.assembler.syntax import Slot, Syntax
+from ..isa.encoding import form_fields
+from ..model.catalog import Catalog, Unit
+
+CASE_SCHEMA = "pto-docs.case.v2"
+SOURCE_REGS = (2, 3, 4, 5, 6, 7)  # a0..a5
+DEST_REGS = (6, 7)  # a4, a5
+INT_VALUES = ((7, 5, 3, 2, 9, 11), (12, 3, 6, 4, 8, 10), (0xF0, 0x3C, 5, 2, 1, 6))
+FP_VALUES = ((1.5, 2.25, -0.5, 4.0), (6.0, 0.75, 3.0, 2.0))
+MEMORY_BASE = 0x200
+MEMORY_BYTES = tuple(0x11 * (i + 1) for i in range(8)) + (0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xF1, 0xF2)
+TILE_TYPES = ("S32", "FP32", "S16", "FP16", "U8", "U32")
+TILE_SHAPE = (2, 4)  # valid rows x columns of every tile a scenario makes
+TILE_ROWS = 8  # physical rows (power of two, room for the valid region)
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One operand of a scenario as the syntax names it: ``a0`` (register), ``-12`` (immediate), ``T1`` (tile)."""
+
+    name: str  # as written: a0, ->a4, -12, T#1, [a0]
+    kind: str  # source | destination | immediate | memory | tile | name
+    location: str = ""  # the model state it lives in: _PEGPRs[0][2], _Tiles[1]
+    value: str = ""  # what the scenario put there, typed (7, 1.5, 0x200)
+    data_type: str = ""  # FP32, S32 ... for a typed value
+
+
+@dataclass(frozen=True)
+class Scenario:
+    unit_id: str
+    mnemonic: str
+    surface: str
+    asm: str  # the concrete assembly (scalar/block), or the tile operation's command line
+    setup: tuple[str, ...]
+    instruction: Mapping  # the v2 case's instruction: {"asm": ...} or {"call": ..., "arguments": [...]}
+    reads: tuple[str, ...] = ()
+    operands: tuple[Operand, ...] = ()
+    data_type: str = ""  # the data type of an FP or tile scenario
+    variant: int = 0
+    tiles: tuple = field(default=())  # (index, role, data type, rows, cols, grid) of each tile it sets up
+
+    def case(self) -> dict:
+        case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
+                "instruction": dict(self.instruction)}
+        if self.reads:
+            case["read"] = list(self.reads)
+        return case
+
+
+def word(value: int) -> str:
+    return f"Zeros{{PTO_XLEN}} + 0x{value & (1 << 64) - 1:x}"
+
+
+def fp_bits(value: float, data_type: str) -> int:
+    if data_type == "FP64":
+        return struct.unpack("<Q", struct.pack("<d", value))[0]
+    if data_type == "FP16":
+        return struct.unpack("<H", struct.pack("<e", value))[0]
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+
+def _fp_type(syn: Syntax, values: Mapping[str, int]) -> str:
+    if syn.suffix_kind == "type":
+        return "FP64" if values.get("SrcType", 0) == 0 else "FP32"
+    if syn.suffix_kind == "conv":
+        head = str(syn.base).lower()
+        if head.startswith("fcvt"):
+            return "FP64" if values.get("SrcType", 0) == 0 else "FP32"
+    return ""
+
+
+def _imm_value(slot: Slot, width: int, variant: int) -> int:
+    """A mid-range immediate: negative where signed; the encoded field value (bias and sign applied)."""
+    if slot.signed:
+        want = (-12, 9)[variant % 2]
+        low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        value = max(low, min(high, want if width > 4 else -1))
+        return value & ((1 << width) - 1)
+    want = (12, 5)[variant % 2] if width > 4 else min(3, (1 << width) - 1)
+    value = max(slot.bias, min((1 << width) - 1 + slot.bias, want))
+    return value - slot.bias
+
+
+def _widths(form: Mapping) -> dict[str, int]:
+    return {f["name"]: f["width"] or sum(p[2] for p in f["pieces"]) for f in form_fields(form)}
+
+
+def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 2) -> list[Scenario]:
+    """Scenarios of a scalar or block instruction: per usable syntax of its forms, ``variants`` value sets."""
+    out: list[Scenario] = []
+    for form in unit.catalog_records:
+        if not (isinstance(form, Mapping) and "encoding" in form):
+            continue
+        for syn in assembler.syntax_of(unit, form):
+            if syn.problem:
+                continue
+            for variant in range(variants):
+                made = _compose(assembler, unit, form, syn, variant)
+                if made is not None:
+                    out.append(made)
+    return out
+
+
+def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int) -> Scenario | None:
+    widths = _widths(form)
+    values: dict[str, int] = dict.fromkeys(widths, 0)
+    for c in form.get("constraints") or ():
+        if isinstance(c, Mapping) and c.get("operator") == "one-of" and c.get("values"):
+            values[c["field"]] = list(c["values"])[min(variant, len(c["values"]) - 1)]
+    values.update(syn.fixed)
+    if syn.suffix_kind == "type":
+        values["SrcType"] = 1  # .fs: FP32
+    elif syn.suffix_kind in ("enum", "conv") and syn.suffix_codes:
+        code = sorted(syn.suffix_codes.values())[0]
+        if syn.suffix_kind == "conv":
+            values["SrcType"], values["DstType"] = code >> 8, code & 0xFF
+        else:
+            values[next(iter(syn.suffix_fields.values()))] = code
+    sources, dests = iter(SOURCE_REGS), iter(DEST_REGS)
+    operands: list[Operand] = []
+    memory_regs: set[int] = set()
+    in_memory = False
+    for slot in syn.slots:
+        if slot == "[":
+            in_memory = True
+            continue
+        if slot == "]":
+            in_memory = False
+            continue
+        if not isinstance(slot, Slot):
+            continue
+        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs)
+    try:
+        text = assembler.render(syn, values)
+        done = assembler.assemble(text)
+    except (AsmError, StopIteration, KeyError):
+        return None
+    hits = assembler.decoder.decode(done.word, done.length_bits)
+    if not hits or hits[0][0] is not unit:
+        return None
+    fields = dict(done.fields)
+    fp = _fp_type(syn, fields)
+    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs)
+    return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
+                    operands=tuple(operands), data_type=fp, variant=variant)
+
+
+def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, in_memory: bool,
+          memory_regs: set[int]) -> None:
+    kind = slot.kind
+    if kind == "reg":
+        reg = next(sources)
+        values[slot.field] = reg
+        if in_memory or slot.in_memory:
+            memory_regs.add(reg)
+        if slot.modifier:
+            values[slot.modifier] = slot.modifier_codes.get("", 3)
+        if slot.shift:
+            values[slot.shift] = 0
+    elif kind == "dest":
+        values[slot.field] = next(dests)
+    elif kind == "imm" and slot.field in widths:
+        values[slot.field] = _imm_value(slot, widths[slot.field], variant)
+    elif kind in ("enum", "named") and slot.names:
+        names = sorted(set(slot.names.values()))
+        values[slot.field] = names[min(variant, len(names) - 1)]
+        values.update(slot.sets)
+    elif kind == "range":
+        values[slot.modifier], values[slot.field] = 2, 3
+    elif kind == "group-record":
+        for part in slot.parts:
+            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs)
+
+
+def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,
+                    memory_regs: set[int]) -> tuple[list[str], list[Operand]]:
+    setup: list[str] = []
+    operands: list[Operand] = []
+    ints = INT_VALUES[variant % len(INT_VALUES)]
+    floats = FP_VALUES[variant % len(FP_VALUES)]
+    n = 0
+    memory_done = False
+    for slot in _flat(syn.slots):
+        if slot.kind == "reg" and slot.field in fields:
+            reg = fields[slot.field]
+            if reg == 0 or reg >= 24:
+                continue
+            location = f"_PEGPRs[0][{reg}]"
+            if reg in memory_regs:
+                setup.append(f"WriteGPR({reg}, {word(MEMORY_BASE)});")
+                operands.append(Operand(SOURCE_NAMES[reg], "memory", location, f"0x{MEMORY_BASE:x}"))
+                if not memory_done:
+                    setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});"
+                              for i, b in enumerate(MEMORY_BYTES)]
+                    memory_done = True
+                continue
+            if fp:
+                value = floats[n % len(floats)]
+                setup.append(f"WriteGPR({reg}, {word(fp_bits(value, fp))});")
+                operands.append(Operand(SOURCE_NAMES[reg], "source", location, repr(value), fp))
+            else:
+                value = ints[n % len(ints)]
+                setup.append(f"WriteGPR({reg}, {word(value)});")
+                operands.append(Operand(SOURCE_NAMES[reg], "source", location, str(value)))
+            n += 1
+        elif slot.kind == "dest" and slot.field in fields:
+            reg = fields[slot.field]
+            if reg < len(DEST_NAMES) and reg < 24:
+                operands.append(Operand(DEST_NAMES[reg], "destination", f"_PEGPRs[0][{reg}]"))
+    return setup, operands
+
+
+def _flat(slots):
+    for slot in slots:
+        if isinstance(slot, Slot):
+            if slot.kind == "group-record":
+                yield from _flat(slot.parts)
+            else:
+                yield slot
+
+
+def unit_scenarios(catalog: Catalog, assembler: Assembler, unit: Unit) -> list[Scenario]:
+    """Every scenario of one instruction, in the order the runner tries them."""
+    if unit.surface == "tile":
+        from .teaching_tiles import tile_scenarios
+        return tile_scenarios(catalog, assembler, unit)
+    return scalar_scenarios(assembler, unit)

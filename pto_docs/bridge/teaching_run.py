@@ -1,0 +1,165 @@
+"""Run the teaching scenarios (``teaching``) of every instruction on the spec's ASL model and keep, per unit, the
+first one with a visible effect.
+
+A scenario runs as a v2 case (``exec_model.ModelRunner``) under the ``ieee`` profile. It is kept when it ran
+(status ok), raised no fault and changed some architectural state that is not bookkeeping (the program counter,
+cycle counters, trap-context copies: :data:`BOOKKEEPING`), or for a tile operation wrote a destination element.
+Results are cached by the digest of their inputs: one sealed entry per model (the digest of the model's units,
+the decoders it links and the code that runs them) holding every case's result under the sha256 of its JSON; a
+build in either language, and every later build of the same model, reads them instead of running.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model.catalog import Catalog
+from .teaching import Scenario, unit_scenarios
+
+FORMAT = 1
+BOOKKEEPING = re.compile(r"^(_PC$|_SystemRegisters\.(cycle|instret|time)|_LastFault$|_Trap|_Saved|_Bundle|"
+                         r"_CurrentMemoryAgent$|_Retired|_Cycle|_Commit|_Event|_Memory(Events|Log))")
+
+
+@dataclass(frozen=True)
+class Taught:
+    """One instruction's executed teaching example: the scenario and what the model did."""
+
+    scenario: Scenario
+    result: Mapping
+    tried: int  # scenarios run before this one had an effect (0: the first)
+
+
+@dataclass(frozen=True)
+class Untaught:
+    unit_id: str
+    mnemonic: str
+    reason: str
+
+
+def is_bookkeeping(name: str) -> bool:
+    return bool(BOOKKEEPING.match(name))
+
+
+def visible(result: Mapping) -> bool:
+    if result.get("status") != "ok" or result.get("fault") not in (None, "Fault_None"):
+        return False
+    if any(not is_bookkeeping(str(c[0])) for c in result.get("changed", ())):
+        return True
+    return False
+
+
+@functools.cache
+def code_digest() -> str:
+    from ..model.frozen import code_digest as digest
+    package = Path(__file__).parent.parent
+    return digest(sorted((package / "asl").glob("*.py"))
+                  + [package / "bridge" / name for name in ("teaching.py", "teaching_tiles.py", "teaching_run.py",
+                                                            "exec_model.py", "avs.py")]
+                  + sorted((package / "isa").rglob("*.py")))
+
+
+def model_digest(catalog: Catalog, generated: str | None) -> str:
+    from .. import __version__
+    digest = hashlib.sha256(f"teaching {FORMAT}\0{__version__}\0{code_digest()}\0".encode())
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
+    digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
+    return digest.hexdigest()
+
+
+def case_digest(case: Mapping) -> str:
+    return hashlib.sha256(json.dumps(case, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def compose_all(catalog: Catalog) -> dict[str, list[Scenario]]:
+    from ..isa.assembler import Assembler
+    assembler = Assembler(catalog)
+    return {unit.id: unit_scenarios(catalog, assembler, unit) for unit in catalog.instructions}
+
+
+def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None) -> tuple[dict, dict]:
+    """(unit id -> :class:`Taught`, unit id -> :class:`Untaught`) of every instruction of a loaded, error-free tree
+    whose ASL model links with ``generated`` (the decoders; None: it needs none)."""
+    from ..store import sealed_folder
+    scenarios = compose_all(catalog)
+    cache = sealed_folder(cache_dir)
+    entry = f"teaching-{model_digest(catalog, generated)[:32]}.json"
+    known: dict[str, dict] = {}
+    if cache is not None:
+        payload = cache.load(entry)
+        if payload is not None:
+            try:
+                loaded = json.loads(payload.decode("utf-8"))
+                known = loaded if isinstance(loaded, dict) else {}
+            except (UnicodeDecodeError, ValueError):
+                known = {}
+    runner = None
+    fresh = 0
+    taught: dict[str, Taught] = {}
+    untaught: dict[str, Untaught] = {}
+    for unit in catalog.instructions:
+        found = scenarios.get(unit.id) or []
+        if not found:
+            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
+            continue
+        last = ""
+        for tried, scenario in enumerate(found):
+            case = scenario.case()
+            key = case_digest(case)
+            result = known.get(key)
+            if result is None:
+                if runner is None:
+                    runner = _runner(catalog, generated, cache_dir, scenarios)
+                    if isinstance(runner, str):
+                        return {}, {u.id: Untaught(u.id, u.mnemonic or "", runner) for u in catalog.instructions}
+                result = _run(runner, case)
+                known[key] = result
+                fresh += 1
+            if visible(result):
+                taught[unit.id] = Taught(scenario, result, tried)
+                break
+            last = _why(result)
+        else:
+            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
+    if fresh and cache is not None:
+        try:
+            cache.save(entry, json.dumps(known, separators=(",", ":"), sort_keys=True).encode("utf-8"))
+        except OSError:
+            pass  # an unwritable cache costs a rerun next time
+    return taught, untaught
+
+
+def _runner(catalog: Catalog, generated, cache_dir, scenarios):
+    from ..asl.harness import failure_text
+    from .exec_model import ModelRunner
+    calls = sorted({s.instruction["call"] for found in scenarios.values() for s in found if "call" in s.instruction})
+    try:
+        runner = ModelRunner(catalog, generated, cache_dir, "ieee", tuple(calls))
+    except Exception as exc:  # noqa: BLE001 - a model that cannot be linked: no example, said once
+        return f"the tree's ASL model cannot be linked: {failure_text(exc)}"
+    return runner
+
+
+def _run(runner, case: dict) -> dict:
+    from .case_problem import CaseProblem
+    try:
+        result = runner.run(case)
+    except CaseProblem as exc:
+        return {"status": "problem", "message": str(exc)}
+    return {k: result[k] for k in ("status", "message", "entry", "decoded", "result", "exception", "before",
+                                   "changed", "truncated", "read", "fault", "status_flags", "digest")}
+
+
+def _why(result: Mapping) -> str:
+    if result.get("status") != "ok":
+        return str(result.get("message") or result.get("status"))[:300]
+    if result.get("fault") not in (None, "Fault_None"):
+        return f"faults: {result.get('fault')}"
+    return "no visible effect"
