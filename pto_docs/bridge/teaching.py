@@ -15,6 +15,7 @@ This module only composes: it runs nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,7 +32,11 @@ DEST_REGS = (6, 7)  # a4, a5
 INT_VALUES = ((7, 5, 3, 2, 9, 11), (12, 3, 6, 4, 8, 10), (0xF0, 0x3C, 5, 2, 1, 6))
 FP_VALUES = ((1.5, 2.25, -0.5, 4.0), (6.0, 0.75, 3.0, 2.0))
 MEMORY_BASE = 0x200
-MEMORY_BYTES = tuple(0x11 * (i + 1) for i in range(8)) + (0x99, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xF1, 0xF2)
+MEMORY_BYTES = tuple((0x11 * (i % 15 + 1) + i // 15) & 0xFF for i in range(32))  # 0x11, 0x22, ... 0xff, 0x12 ...
+# the bundle an instruction that only runs inside a block body is run in (as the AVS tests set it up)
+BUNDLE_PRELUDE = ("SetCurrentACR(0);", "WriteTPC(Zeros{PTO_XLEN} + 0x100);",
+                  "BeginBundle(BundleKind_Standard, BundleTransfer_Fallthrough, Zeros{PTO_XLEN}, "
+                  "Zeros{PTO_XLEN} + 0x180, Zeros{PTO_XLEN}, FALSE);", "EnterBundleBody();")
 TILE_TYPES = ("S32", "FP32", "S16", "FP16", "U8", "U32")
 TILE_SHAPE = (2, 4)  # valid rows x columns of every tile a scenario makes
 TILE_ROWS = 8  # physical rows (power of two, room for the valid region)
@@ -61,6 +66,7 @@ class Scenario:
     data_type: str = ""  # the data type of an FP or tile scenario
     variant: int = 0
     tiles: tuple = field(default=())  # (index, role, data type, rows, cols, grid) of each tile it sets up
+    in_bundle: bool = False  # run inside a block body (BUNDLE_PRELUDE)
 
     def case(self) -> dict:
         case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
@@ -122,7 +128,9 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 2) -> lis
                 made = _compose(assembler, unit, form, syn, variant)
                 if made is not None:
                     out.append(made)
-    return out
+    # the same again inside a block body, for an instruction that faults outside one (SETC.*, B.* ...)
+    return out + [dataclasses.replace(s, setup=BUNDLE_PRELUDE + s.setup, variant=s.variant + variants,
+                                      in_bundle=True) for s in out]
 
 
 def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int) -> Scenario | None:
@@ -142,7 +150,7 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
             values[next(iter(syn.suffix_fields.values()))] = code
     sources, dests = iter(SOURCE_REGS), iter(DEST_REGS)
     operands: list[Operand] = []
-    memory_regs: set[int] = set()
+    memory_regs: dict[int, str] = {}
     in_memory = False
     for slot in syn.slots:
         if slot == "[":
@@ -170,13 +178,13 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
 
 
 def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, in_memory: bool,
-          memory_regs: set[int]) -> None:
+          memory_regs: dict[int, str]) -> None:
     kind = slot.kind
     if kind == "reg":
         reg = next(sources)
         values[slot.field] = reg
-        if in_memory or slot.in_memory:
-            memory_regs.add(reg)
+        if in_memory or slot.in_memory:  # the first is the base; a second register is an index
+            memory_regs[reg] = "index" if memory_regs else "base"
         if slot.modifier:
             values[slot.modifier] = slot.modifier_codes.get("", 3)
         if slot.shift:
@@ -184,7 +192,10 @@ def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, 
     elif kind == "dest":
         values[slot.field] = next(dests)
     elif kind == "imm" and slot.field in widths:
-        values[slot.field] = _imm_value(slot, widths[slot.field], variant)
+        if in_memory or slot.in_memory:  # an offset: small, positive, aligned for every access size
+            values[slot.field] = min((1, 8)[variant % 2], (1 << widths[slot.field]) - 1) - slot.bias
+        else:
+            values[slot.field] = _imm_value(slot, widths[slot.field], variant)
     elif kind in ("enum", "named") and slot.names:
         names = sorted(set(slot.names.values()))
         values[slot.field] = names[min(variant, len(names) - 1)]
@@ -197,19 +208,28 @@ def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, 
 
 
 def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,
-                    memory_regs: set[int]) -> tuple[list[str], list[Operand]]:
+                    memory_regs: dict[int, str]) -> tuple[list[str], list[Operand]]:
     setup: list[str] = []
     operands: list[Operand] = []
     ints = INT_VALUES[variant % len(INT_VALUES)]
     floats = FP_VALUES[variant % len(FP_VALUES)]
     n = 0
     memory_done = False
+    if ".pcr" in syn.base.lower() or "pcr" in str(syn.form.get("form_id", "")).lower():
+        setup.append(f"WritePC({word(MEMORY_BASE)});")  # a PC-relative access: the PC points at the memory
+        setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});" for i, b in enumerate(MEMORY_BYTES)]
+        memory_done = True
     for slot in _flat(syn.slots):
         if slot.kind == "reg" and slot.field in fields:
             reg = fields[slot.field]
             if reg == 0 or reg >= 24:
                 continue
             location = f"_PEGPRs[0][{reg}]"
+            if memory_regs.get(reg) == "index":
+                index = (8, 1)[variant % 2]  # (with no shift: an aligned offset for every access size)
+                setup.append(f"WriteGPR({reg}, {word(index)});")
+                operands.append(Operand(SOURCE_NAMES[reg], "source", location, str(index)))
+                continue
             if reg in memory_regs:
                 setup.append(f"WriteGPR({reg}, {word(MEMORY_BASE)});")
                 operands.append(Operand(SOURCE_NAMES[reg], "memory", location, f"0x{MEMORY_BASE:x}"))

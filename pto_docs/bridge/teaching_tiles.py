@@ -104,7 +104,9 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 tdtype = "S32" if is_dest and index_dest else dtype
                 rows, cols = _shape(roles.get(name, ""), reduce_axis, is_dest)
                 size = ELEMENT_BYTES.get(tdtype, 4)
-                setup.append(f"ConfigureTile({index}, {TILE_ROWS * 4 * size}, {TILE_ROWS}, 4, {rows}, {cols}, "
+                physical = 1 if cols == 1 else 4  # a one-column tile is one column wide
+                setup.append(f"ConfigureTile({index}, {TILE_ROWS * physical * size}, {TILE_ROWS}, {physical}, "
+                             f"{rows}, {cols}, "
                              f"TileDataType_{tdtype}, TileLayout_RowMajor, TileLocation_Any);")
                 grid = None
                 if not is_dest:
