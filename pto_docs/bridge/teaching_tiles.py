@@ -15,7 +15,17 @@ from collections.abc import Mapping
 
 from ..isa.assembler import Assembler
 from ..model.catalog import Catalog, Unit
-from .teaching import MEMORY_BASE, MEMORY_BYTES, TILE_ROWS, TILE_SHAPE, TILE_TYPES, Operand, Scenario, fp_bits, word
+from .teaching import (
+    MEMORY_BASE,
+    MEMORY_BYTES,
+    TILE_ROWS,
+    TILE_SHAPE,
+    TILE_TYPES,
+    Operand,
+    Scenario,
+    fp_bits,
+    word,
+)
 
 ELEMENT_BYTES = {"FP64": 8, "S64": 8, "U64": 8, "FP32": 4, "S32": 4, "U32": 4, "FP16": 2, "BF16": 2, "S16": 2,
                  "U16": 2, "S8": 1, "U8": 1}

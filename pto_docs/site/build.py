@@ -167,6 +167,28 @@ class SiteBuild(PageEvents):
                 return run_avs(catalog, generated, cache_dir=cache, profile=profile, examples=True)
         return run
 
+    def teaching_runner(self, config, root: Path):
+        """With ``teaching_examples: run`` (the default): a function that runs every instruction's own teaching
+        scenario on the tree's ASL model (api.teach), its results sealed in ``<cache>/teaching`` by the digest of
+        their inputs and so shared by every language and later build."""
+        if self.options.teaching_examples != "run":
+            return None
+        from ..store import user_cache_root
+        from ..store.output_guard import OutputRefused, check_cache_dir
+        base = config_path(config, self.options.cache_dir) if self.options.cache_dir else user_cache_root()
+        try:
+            cache = check_cache_dir(base / "teaching", root) if self.options.cache else None
+        except OutputRefused as exc:
+            raise PluginError(exc.format()) from None
+
+        def run(catalog):
+            from ..api import teach
+            if self.locale is None:
+                current_progress().stage("running every instruction's teaching example on the ASL model")
+            with self.collections.suspended():
+                return teach(catalog, cache)
+        return run
+
     def templates_cache(self, config):
         """Compiled templates kept on disk for every build of this user (template_cache.py); None with the
         ``cache`` option off."""
@@ -326,6 +348,7 @@ class SiteBuild(PageEvents):
             # a build (not a serving reload, which is incremental) checks the tree on both cores (load_helper.py)
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),
                                      states=self.memory.states, avs_run=self.avs_runner(config, root),
+                                     teach_run=self.teaching_runner(config, root),
                                      parallel=self.options.parallel and self.command != "serve")
         except (SpecRootError, OSError) as exc:
             raise PluginError(f"{root}: error[IO-ROOT]: {exc}") from exc

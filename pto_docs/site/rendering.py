@@ -52,7 +52,7 @@ class BuildState:
 
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
                 avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
-                parallel: bool = False) -> BuildState:
+                parallel: bool = False, teach_run=None) -> BuildState:
     """Analyse (or reuse) the tree of ``root`` and make its renderer; the renderer is None when validation found
     errors.
 
@@ -66,7 +66,7 @@ checks the tree (load_helper.py)."""
     states = states if states is not None else TreeStates()
     path = Path(root).resolve()
     from ..model.frozen import canonical_sha256
-    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}"
+    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}\0{teach_run is not None}"
     stamp = stat_fingerprint(path)
     cached = states.get(key)
     if cached and cached[0] == stamp:
@@ -84,7 +84,8 @@ checks the tree (load_helper.py)."""
         return lambda: helpers[0].semantics(meanwhile=True)
     try:
         analysis = analyse(path, memo=memo, previous=cached[1].result.tree if cached else None, preread=preread,
-                           avs=avs, avs_run=avs_run, started=started if parallel else None)
+                           avs=avs, avs_run=avs_run, started=started if parallel else None,
+                           teach_run=teach_run)
         renderer = None
         if analysis.site is not None:
             id_index = None
