@@ -29,14 +29,23 @@ from ..model.catalog import Catalog, Unit
 CASE_SCHEMA = "pto-docs.case.v2"
 SOURCE_REGS = (2, 3, 4, 5, 6, 7)  # a0..a5
 DEST_REGS = (6, 7)  # a4, a5
-INT_VALUES = ((7, 5, 3, 2, 9, 11), (12, 3, 6, 4, 8, 10), (0xF0, 0x3C, 5, 2, 1, 6))
+INT_VALUES = ((7, 5, 3, 2, 9, 11), (3, 12, 6, 4, 8, 10), (0xF0, 0xF0, 5, 2, 1, 6))
 FP_VALUES = ((1.5, 2.25, -0.5, 4.0), (6.0, 0.75, 3.0, 2.0))
 MEMORY_BASE = 0x200
 MEMORY_BYTES = tuple((0x11 * (i % 15 + 1) + i // 15) & 0xFF for i in range(32))  # 0x11, 0x22, ... 0xff, 0x12 ...
-# the bundle an instruction that only runs inside a block body is run in (as the AVS tests set it up)
-BUNDLE_PRELUDE = ("SetCurrentACR(0);", "WriteTPC(Zeros{PTO_XLEN} + 0x100);",
-                  "BeginBundle(BundleKind_Standard, BundleTransfer_Fallthrough, Zeros{PTO_XLEN}, "
-                  "Zeros{PTO_XLEN} + 0x180, Zeros{PTO_XLEN}, FALSE);", "EnterBundleBody();")
+# the blocks an instruction that only runs inside one is run in (as the AVS tests set them up): a standard block's
+# body, a conditional block's body (SETC.*), a system block's body, and a block header (B.* descriptors)
+
+
+def _bundle(kind: str, transfer: str, body: bool) -> tuple[str, ...]:
+    return ("SetCurrentACR(0);", "WriteTPC(Zeros{PTO_XLEN} + 0x100);",
+            f"BeginBundle(BundleKind_{kind}, BundleTransfer_{transfer}, Zeros{{PTO_XLEN}}, "
+            "Zeros{PTO_XLEN} + 0x180, Zeros{PTO_XLEN}, FALSE);") + (("EnterBundleBody();",) if body else ())
+
+
+BUNDLE_PRELUDES = (_bundle("Standard", "Fallthrough", True), _bundle("Standard", "Conditional", True),
+                   _bundle("System", "Fallthrough", True), _bundle("Standard", "Fallthrough", False))
+BUNDLE_PRELUDE = BUNDLE_PRELUDES[0]
 TILE_TYPES = ("S32", "FP32", "S16", "FP16", "U8", "U32")
 TILE_SHAPE = (2, 4)  # valid rows x columns of every tile a scenario makes
 TILE_ROWS = 8  # physical rows (power of two, room for the valid region)
@@ -102,11 +111,11 @@ def _fp_type(syn: Syntax, values: Mapping[str, int]) -> str:
 def _imm_value(slot: Slot, width: int, variant: int) -> int:
     """A mid-range immediate: negative where signed; the encoded field value (bias and sign applied)."""
     if slot.signed:
-        want = (-12, 9)[variant % 2]
+        want = (-12, 9, 2)[variant % 3]
         low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
         value = max(low, min(high, want if width > 4 else -1))
         return value & ((1 << width) - 1)
-    want = (12, 5)[variant % 2] if width > 4 else min(3, (1 << width) - 1)
+    want = (12, 5, 2)[variant % 3] if width > 4 else min(3, (1 << width) - 1)
     value = max(slot.bias, min((1 << width) - 1 + slot.bias, want))
     return value - slot.bias
 
@@ -115,7 +124,7 @@ def _widths(form: Mapping) -> dict[str, int]:
     return {f["name"]: f["width"] or sum(p[2] for p in f["pieces"]) for f in form_fields(form)}
 
 
-def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 2) -> list[Scenario]:
+def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> list[Scenario]:
     """Scenarios of a scalar or block instruction: per usable syntax of its forms, ``variants`` value sets."""
     out: list[Scenario] = []
     for form in unit.catalog_records:
@@ -129,8 +138,8 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 2) -> lis
                 if made is not None:
                     out.append(made)
     # the same again inside a block body, for an instruction that faults outside one (SETC.*, B.* ...)
-    return out + [dataclasses.replace(s, setup=BUNDLE_PRELUDE + s.setup, variant=s.variant + variants,
-                                      in_bundle=True) for s in out]
+    return out + [dataclasses.replace(s, setup=prelude + s.setup, variant=s.variant + variants * (i + 1),
+                                      in_bundle=True) for i, prelude in enumerate(BUNDLE_PRELUDES) for s in out]
 
 
 def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int) -> Scenario | None:

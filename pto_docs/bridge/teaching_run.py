@@ -47,12 +47,29 @@ def is_bookkeeping(name: str) -> bool:
     return bool(BOOKKEEPING.match(name))
 
 
+def sequential_pc(change, result: Mapping) -> bool:
+    """Whether a ``_PC`` change only steps over the instruction (bookkeeping) rather than branching."""
+    try:
+        before, after = int(str(change[1]), 16), int(str(change[2]), 16)
+    except (TypeError, ValueError, IndexError):
+        return True
+    word = str((result.get("decoded") or {}).get("word") or "")
+    length = max(1, (len(word) - 2) // 2) if word.startswith("0x") else 4
+    return after - before == length
+
+
+def shown_change(change, result: Mapping) -> bool:
+    """A change a reader should see: not bookkeeping (a branch's new PC is shown)."""
+    name = str(change[0])
+    if name == "_PC":
+        return not sequential_pc(change, result)
+    return not is_bookkeeping(name)
+
+
 def visible(result: Mapping) -> bool:
     if result.get("status") != "ok" or result.get("fault") not in (None, "Fault_None"):
         return False
-    if any(not is_bookkeeping(str(c[0])) for c in result.get("changed", ())):
-        return True
-    return False
+    return any(shown_change(c, result) for c in result.get("changed", ()))
 
 
 @functools.cache

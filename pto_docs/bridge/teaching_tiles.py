@@ -56,7 +56,7 @@ def _types_for(unit: Unit, record: Mapping) -> tuple[str, ...]:
 
 def _shape(role: str, reduce_axis: str | None, is_dest: bool) -> tuple[int, int]:
     rows, cols = TILE_SHAPE
-    if "one-row" in role:
+    if "one-row" in role or "vector" in role or "sequence" in role:
         return 1, cols
     if "one-column" in role:
         return rows, 1
@@ -111,22 +111,24 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
             if name not in indices:
                 indices[name] = (1 + int(m.group(2))) if is_dest else (3 + int(m.group(2)))
                 index = indices[name]
-                tdtype = "S32" if is_dest and index_dest else dtype
-                rows, cols = _shape(roles.get(name, ""), reduce_axis, is_dest)
+                named = [t for t in ELEMENT_BYTES if re.search(rf"\b{t}\b", roles.get(name, ""))]
+                tdtype = "S32" if is_dest and index_dest else dtype if not named or dtype in named else named[0]
+                rows, cols = _shape(roles.get(name, "") + (" sequence" if unit.mnemonic == "TCI" else ""),
+                                    reduce_axis, is_dest)
                 size = ELEMENT_BYTES.get(tdtype, 4)
                 physical = 1 if cols == 1 else 4  # a one-column tile is one column wide
-                setup.append(f"ConfigureTile({index}, {TILE_ROWS * physical * size}, {TILE_ROWS}, {physical}, "
+                setup.append(f"ConfigureTile({index}, {max(128, TILE_ROWS * physical * size)}, {TILE_ROWS}, {physical}, "
                              f"{rows}, {cols}, "
                              f"TileDataType_{tdtype}, TileLayout_RowMajor, TileLocation_Any);")
                 grid = None
                 if not is_dest:
                     k = int(m.group(2)) % len(GRIDS)
-                    source = FLOAT_GRIDS[k] if floating else GRIDS[k]
+                    source = FLOAT_GRIDS[k] if tdtype in FLOAT_TYPES else GRIDS[k]
                     grid = tuple(tuple(source[r][c] for c in range(cols)) for r in range(rows))
                     for r in range(rows):
                         for c in range(cols):
                             v = grid[r][c]
-                            bits = fp_bits(v, tdtype) if floating else v
+                            bits = fp_bits(v, tdtype) if tdtype in FLOAT_TYPES else v
                             setup.append(f"WriteTileElement({index}, {r}, {c}, {word(bits)});")
                 else:
                     dest_index = dest_index or index
@@ -135,7 +137,11 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 operands.append(Operand(f"T{index}", "tile", f"_Tiles[{index}]", "", tdtype))
             arguments.append(str(indices[name]))
         elif name.startswith("scalar"):
-            value = fp_bits(float(SCALAR_VALUE), dtype) if floating else SCALAR_VALUE
+            role = roles.get(name, "")
+            scalar_fp = floating or "FP32" in role
+            value = fp_bits(float(SCALAR_VALUE), "FP32" if "FP32" in role else dtype) if scalar_fp else SCALAR_VALUE
+            if "zero point" in role:
+                value = 0
             if unit.mnemonic in ("TLOAD", "TSTORE"):
                 value = 16
             arguments.append(word(value))

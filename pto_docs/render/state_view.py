@@ -13,7 +13,7 @@ import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..bridge.teaching_run import is_bookkeeping
+from ..bridge.teaching_run import is_bookkeeping, shown_change
 
 GPR = re.compile(r"^_PEGPRs\[0\]\[(\d+)(?:\.\.(\d+))?\]$")
 MEMORY = re.compile(r"^_Memory\[(\d+)(?:\.\.(\d+))?\]$")
@@ -135,8 +135,8 @@ def teaching_view(taught) -> TeachingView:
             for shown, b, a, width in parts:
                 dtype = fp if width == 64 and (regs_fp.get(shown) or shown in _dest_names(s)) else ""
                 changes.append(Change(shown, typed(b or "0", dtype, width), typed(a or "0", dtype, width)))
-        elif is_bookkeeping(str(name)) or s.surface == "tile" and TILE.match(str(name)):
-            folded.append((str(name), str(before), str(after)))
+        elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target is shown
+            changes.append(Change("pc", typed(before or "0"), typed(after or "0")))
         else:
             folded.append((str(name), str(before), str(after)))
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
