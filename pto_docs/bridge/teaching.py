@@ -16,12 +16,13 @@ This module only composes: it runs nothing.
 from __future__ import annotations
 
 import dataclasses
+import re
 import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..isa.assembler import AsmError, Assembler
-from ..isa.assembler.spelling import DEST_NAMES, SOURCE_NAMES
+from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_NAMES
 from ..isa.assembler.syntax import Slot, Syntax
 from ..isa.encoding import form_fields
 from ..model.catalog import Catalog, Unit
@@ -32,6 +33,7 @@ DEST_REGS = (6, 7)  # a4, a5
 INT_VALUES = ((7, 5, 3, 2, 9, 11), (3, 12, 6, 4, 8, 10), (0xF0, 0xF0, 5, 2, 1, 6))
 FP_VALUES = ((1.5, 2.25, -0.5, 4.0), (6.0, 0.75, 3.0, 2.0))
 MEMORY_BASE = 0x200
+DEST_OLD = 99  # a destination register's value before the example
 MEMORY_BYTES = tuple((0x11 * (i % 15 + 1) + i // 15) & 0xFF for i in range(32))  # 0x11, 0x22, ... 0xff, 0x12 ...
 # the blocks an instruction that only runs inside one is run in (as the AVS tests set them up): a standard block's
 # body, a conditional block's body (SETC.*), a system block's body, and a block header (B.* descriptors)
@@ -72,7 +74,8 @@ class Scenario:
     instruction: Mapping  # the v2 case's instruction: {"asm": ...} or {"call": ..., "arguments": [...]}
     reads: tuple[str, ...] = ()
     operands: tuple[Operand, ...] = ()
-    data_type: str = ""  # the data type of an FP or tile scenario
+    data_type: str = ""  # the data type of an FP or tile scenario (of the sources)
+    result_type: str = ""  # the FP type of a scalar destination ('' for an integer result)
     variant: int = 0
     tiles: tuple = field(default=())  # (index, role, data type, rows, cols, grid) of each tile it sets up
     in_bundle: bool = False  # run inside a block body (BUNDLE_PRELUDE)
@@ -98,14 +101,29 @@ def fp_bits(value: float, data_type: str) -> int:
 
 
 
+# FP instructions whose destination is an integer (a comparison's truth, a class, a conversion to integer)
+INTEGER_RESULT = re.compile(r"^(feq|flt|fle|fgt|fge|fclass|fcmp|fcvt[amnpz])", re.IGNORECASE)
+
+
 def _fp_type(syn: Syntax, values: Mapping[str, int]) -> str:
+    """The FP type of the sources (FP32/FP64), or '' for integer sources."""
     if syn.suffix_kind == "type":
         return "FP64" if values.get("SrcType", 0) == 0 else "FP32"
-    if syn.suffix_kind == "conv":
-        head = str(syn.base).lower()
-        if head.startswith("fcvt"):
-            return "FP64" if values.get("SrcType", 0) == 0 else "FP32"
+    if syn.suffix_kind == "conv" and str(syn.base).lower().startswith("fcvt"):
+        return "FP64" if values.get("SrcType", 0) == 0 else "FP32"
     return ""
+
+
+def _result_type(syn: Syntax, values: Mapping[str, int], source_type: str) -> str:
+    """The FP type of the destination, or '' for an integer result."""
+    if INTEGER_RESULT.match(str(syn.base)):
+        return ""
+    if syn.suffix_kind == "conv":
+        kinds = CONVERSIONS.get(str(syn.base).lower())
+        if kinds is None or kinds[1] != "fp":
+            return ""
+        return "FP64" if values.get("DstType", 0) == 0 else "FP32"
+    return source_type
 
 
 def _imm_value(slot: Slot, width: int, variant: int) -> int:
@@ -181,9 +199,10 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
         return None
     fields = dict(done.fields)
     fp = _fp_type(syn, fields)
-    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs)
+    result = _result_type(syn, fields, fp)
+    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
-                    operands=tuple(operands), data_type=fp, variant=variant)
+                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result)
 
 
 def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, in_memory: bool,
@@ -217,7 +236,7 @@ def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, 
 
 
 def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,
-                    memory_regs: dict[int, str]) -> tuple[list[str], list[Operand]]:
+                    memory_regs: dict[int, str], result: str = "") -> tuple[list[str], list[Operand]]:
     setup: list[str] = []
     operands: list[Operand] = []
     ints = INT_VALUES[variant % len(INT_VALUES)]
@@ -258,8 +277,12 @@ def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: in
             n += 1
         elif slot.kind == "dest" and slot.field in fields:
             reg = fields[slot.field]
-            if reg < len(DEST_NAMES) and reg < 24:
-                operands.append(Operand(DEST_NAMES[reg], "destination", f"_PEGPRs[0][{reg}]"))
+            if 0 < reg < 24 and not any(o.location == f"_PEGPRs[0][{reg}]" for o in operands):
+                # an old value no result of the example is: a write of 0 or of a source's value still shows
+                old = fp_bits(DEST_OLD, result) if result else DEST_OLD
+                setup.append(f"WriteGPR({reg}, {word(old)});")
+                operands.append(Operand(DEST_NAMES[reg], "destination", f"_PEGPRs[0][{reg}]",
+                                        repr(float(DEST_OLD)) if result else str(DEST_OLD), result))
     return setup, operands
 
 

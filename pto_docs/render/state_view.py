@@ -125,6 +125,7 @@ def _split(name: str, before: str | None, after: str | None) -> list[tuple[str, 
 
 def teaching_view(taught) -> TeachingView:
     s, result = taught.scenario, taught.result
+    # each register typed as its operand is (a source of an FP32 example, an FP or integer destination)
     regs_fp = {o.name: o.data_type for o in s.operands if o.kind in ("source", "destination")}
     fp = s.data_type if s.surface != "tile" else ""
     changes: list[Change] = []
@@ -133,7 +134,7 @@ def teaching_view(taught) -> TeachingView:
         parts = _split(str(name), before, after)
         if parts:
             for shown, b, a, width in parts:
-                dtype = fp if width == 64 and (regs_fp.get(shown) or shown in _dest_names(s)) else ""
+                dtype = regs_fp.get(shown, "") if width == 64 else ""
                 changes.append(Change(shown, typed(b or "0", dtype, width), typed(a or "0", dtype, width)))
         elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target is shown
             changes.append(Change("pc", typed(before or "0"), typed(after or "0")))
@@ -161,10 +162,6 @@ def teaching_view(taught) -> TeachingView:
 
 def _model_label(name: str) -> str:
     return name.lstrip("_")
-
-
-def _dest_names(s) -> set[str]:
-    return {o.name for o in s.operands if o.kind == "destination"}
 
 
 def _operand_value(o, fp: str) -> Value | None:
