@@ -116,6 +116,8 @@ def analyse(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree |
                               semantics=semantics() if semantics is not None else None, trace_report=report)
         if teach_run is not None:
             site.teaching, site.untaught = teach_run(catalog)
+            from ..bridge.teaching_run import findings
+            diags += findings(catalog, site.teaching)
     memo.finish()
     return Analysis(result, tuple(diags), examples if not errors else None, avs, site, memo)
 

@@ -34,6 +34,7 @@ class Taught:
     scenario: Scenario
     result: Mapping
     tried: int  # scenarios run before this one had an effect (0: the first)
+    finding: str | None = None  # how the NumPy executor disagrees with the model (teaching_check), if it does
 
 
 @dataclass(frozen=True)
@@ -140,9 +141,10 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
                 known[key] = result
                 fresh += 1
             if visible(result):
-                taught[unit.id] = Taught(scenario, result, tried)
+                from .teaching_check import disagreement
+                taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
                 break
-            last = _why(result)
+            last = last or _why(result)  # the first scenario's reason: the later ones are retries
         else:
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
     if fresh and cache is not None:
@@ -151,6 +153,18 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
         except OSError:
             pass  # an unwritable cache costs a rerun next time
     return taught, untaught
+
+
+def findings(catalog: Catalog, taught: Mapping[str, Taught]) -> list:
+    """One TEACH-NUMPY warning per instruction whose example the NumPy executor computes differently."""
+    from ..model.diagnostics import warning
+    out = []
+    for uid, found in sorted(taught.items()):
+        if found.finding and uid in catalog.units:
+            unit = catalog.units[uid]
+            out.append(warning(unit.path, 1, 1, "TEACH-NUMPY", f"{unit.mnemonic}: the executed example "
+                               f"({found.scenario.asm}) disagrees with the NumPy executor: {found.finding}"))
+    return out
 
 
 def _runner(catalog: Catalog, generated, cache_dir, scenarios):

@@ -109,7 +109,7 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
         if m:
             is_dest = m.group(1) == "destination"
             if name not in indices:
-                indices[name] = (1 + int(m.group(2))) if is_dest else (3 + int(m.group(2)))
+                indices[name] = len(indices) + 1  # T1, T2 ... in the order the handler takes them
                 index = indices[name]
                 named = [t for t in ELEMENT_BYTES if re.search(rf"\b{t}\b", roles.get(name, ""))]
                 tdtype = "S32" if is_dest and index_dest else dtype if not named or dtype in named else named[0]
@@ -168,5 +168,5 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
     if unit.mnemonic in ("TSTORE", "MSCATTER", "MSCATTER_MASK"):
         reads = [f"ReadMemoryByte({word(MEMORY_BASE + i)})" for i in range(16)]
     return Scenario(unit.id, unit.mnemonic or "", "tile", _command_line(unit, dtype), tuple(setup),
-                    {"call": handler, "arguments": arguments}, tuple(reads), tuple(operands), dtype, variant,
-                    tuple(tiles))
+                    {"call": handler, "arguments": arguments}, tuple(reads), tuple(operands), data_type=dtype,
+                    variant=variant, tiles=tuple(tiles))
