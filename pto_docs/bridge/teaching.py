@@ -102,7 +102,7 @@ def fp_bits(value: float, data_type: str) -> int:
 
 
 # FP instructions whose destination is an integer (a comparison's truth, a class, a conversion to integer)
-INTEGER_RESULT = re.compile(r"^(feq|flt|fle|fgt|fge|fclass|fcmp|fcvt[amnpz])", re.IGNORECASE)
+INTEGER_RESULT = re.compile(r"^(feq|fne|flt|fle|fgt|fge|fclass|fcmp|fcvt[amnpz])", re.IGNORECASE)
 
 
 def _fp_type(syn: Syntax, values: Mapping[str, int]) -> str:

@@ -101,7 +101,7 @@ def _short(value: float, ffmt: str) -> str:
     for digits in range(1, 18):
         text = format(value, f".{digits}g")
         if struct.unpack(ffmt, struct.pack(ffmt, float(text)))[0] == value:
-            return text
+            return text if any(ch in text for ch in ".en") else text + ".0"  # a float reads as one: 99.0
     return repr(value)
 
 
