@@ -25,7 +25,7 @@ from ..isa.assembler import AsmError, Assembler
 from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_NAMES
 from ..isa.assembler.syntax import Slot, Syntax
 from ..isa.encoding import form_fields
-from ..model.catalog import Catalog, Unit
+from ..model.catalog import Unit
 
 CASE_SCHEMA = "pto-docs.case.v2"
 SOURCE_REGS = (2, 3, 4, 5, 6, 7)  # a0..a5
@@ -293,11 +293,3 @@ def _flat(slots):
                 yield from _flat(slot.parts)
             else:
                 yield slot
-
-
-def unit_scenarios(catalog: Catalog, assembler: Assembler, unit: Unit) -> list[Scenario]:
-    """Every scenario of one instruction, in the order the runner tries them."""
-    if unit.surface == "tile":
-        from .teaching_tiles import tile_scenarios
-        return tile_scenarios(catalog, assembler, unit)
-    return scalar_scenarios(assembler, unit)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.catalog import Catalog
-from .teaching import Scenario, unit_scenarios
+from .teaching import Scenario, scalar_scenarios
+from .teaching_tiles import tile_scenarios
 
 FORMAT = 1
 BOOKKEEPING = re.compile(r"^(_PC$|_SystemRegisters\.(cycle|instret|time)|_LastFault$|_Trap|_Saved|_Bundle|"
@@ -94,6 +95,13 @@ def model_digest(catalog: Catalog, generated: str | None) -> str:
 
 def case_digest(case: Mapping) -> str:
     return hashlib.sha256(json.dumps(case, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def unit_scenarios(catalog: Catalog, assembler, unit) -> list[Scenario]:
+    """Every scenario of one instruction, in the order they are tried."""
+    if unit.surface == "tile":
+        return tile_scenarios(catalog, assembler, unit)
+    return scalar_scenarios(assembler, unit)
 
 
 def compose_all(catalog: Catalog) -> dict[str, list[Scenario]]:

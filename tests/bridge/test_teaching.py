@@ -68,7 +68,7 @@ def test_scalar_scenario_assembles_back_to_its_unit(catalog):
 def test_tile_scenario_names_its_data_type_and_small_tiles(catalog):
     unit = catalog.units["PTO-TILE-TSQRT"]
     from pto_docs.isa.assembler import Assembler
-    found = teaching.unit_scenarios(catalog, Assembler(catalog), unit)
+    found = teaching_run.unit_scenarios(catalog, Assembler(catalog), unit)
     assert [s.data_type for s in found] == ["FP32", "FP16"]  # a floating-only operation: floating types only
     first = found[0]
     assert first.asm.endswith("TSQRT, FP32") and "call" in first.instruction
