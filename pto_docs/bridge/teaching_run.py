@@ -24,8 +24,9 @@ from .teaching import Scenario, scalar_scenarios
 from .teaching_tiles import tile_scenarios
 
 FORMAT = 1
-BOOKKEEPING = re.compile(r"^(_PC$|_SystemRegisters\.(cycle|instret|time)|_LastFault$|_Trap|_Saved|_Bundle|"
-                         r"_CurrentMemoryAgent$|_Retired|_Cycle|_Commit|_Event|_Memory(Events|Log))")
+# (a block's own state, _BARG, _Bundle*, is not bookkeeping: it is what BSTART and the B.* descriptors do)
+BOOKKEEPING = re.compile(r"^(_PC$|_SystemRegisters\.(cycle|instret|time)|_LastFault$|_LastFaultAddress$|_Trap|_Saved|"
+                         r"_CurrentMemoryAgent$|_Retired|_Cycle|_Event|_Memory(Events|Log)|_ArchitecturalInstruction)")
 
 
 @dataclass(frozen=True)

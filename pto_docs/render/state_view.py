@@ -138,6 +138,9 @@ def teaching_view(taught) -> TeachingView:
                 changes.append(Change(shown, typed(b or "0", dtype, width), typed(a or "0", dtype, width)))
         elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target is shown
             changes.append(Change("pc", typed(before or "0"), typed(after or "0")))
+        elif s.surface != "tile" and not is_bookkeeping(str(name)):  # block state a B.* descriptor sets, ...
+            changes.append(Change(_model_label(str(name)), Value(str(before), str(before)),
+                                  Value(str(after), str(after))))
         else:
             folded.append((str(name), str(before), str(after)))
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
