@@ -24,6 +24,7 @@ from .teaching import Scenario, scalar_scenarios
 from .teaching_tiles import tile_scenarios
 
 FORMAT = 1
+MAX_RUNS = 64  # scenarios run per instruction at most (the first with a visible effect ends the search)
 # (a block's own state, _BARG, _Bundle*, is not bookkeeping: it is what BSTART and the B.* descriptors do)
 BOOKKEEPING = re.compile(r"^(_PC$|_SystemRegisters\.(cycle|instret|time)|_LastFault$|_LastFaultAddress$|_Trap|_Saved|"
                          r"_CurrentMemoryAgent$|_Retired|_Cycle|_Event|_Memory(Events|Log)|_ArchitecturalInstruction)")
@@ -137,7 +138,14 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
             continue
         last = ""
+        in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
+        runs = 0
         for tried, scenario in enumerate(found):
+            if scenario.in_bundle and not in_block:
+                continue
+            if runs == MAX_RUNS:
+                break
+            runs += 1
             case = scenario.case()
             key = case_digest(case)
             result = known.get(key)
@@ -154,7 +162,8 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
                 taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
                 break
             last = last or _why(result)  # the first scenario's reason: the later ones are retries
-        else:
+            in_block = in_block or result.get("fault") == "Fault_BundleControl"
+        if unit.id not in taught:
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
     if fresh and cache is not None:
         try:
