@@ -34,7 +34,11 @@ INT_VALUES = ((7, 5, 3, 2, 9, 11), (3, 12, 6, 4, 8, 10), (0xF0, 0xF0, 5, 2, 1, 6
 FP_VALUES = ((1.5, 2.25, -0.5, 4.0), (6.0, 0.75, 3.0, 2.0))
 MEMORY_BASE = 0x200
 DEST_OLD = 99  # a destination register's value before the example
+QUEUE_VALUES = (6, 4, 10, 14)  # pushed on the t/u queue for a fixed t#1.. source (t#1 is 6)
 MEMORY_BYTES = tuple((0x11 * (i % 15 + 1) + i // 15) & 0xFF for i in range(32))  # 0x11, 0x22, ... 0xff, 0x12 ...
+# the memory of the other value sets: positive 0x7856341278563412 words, then a small 2 (an atomic min/max that
+# keeps memory's value with the first still shows an effect with one of these)
+MEMORY_BY_VARIANT = (MEMORY_BYTES, (0x12, 0x34, 0x56, 0x78) * 8, (0x02,) + (0,) * 31)
 # the blocks an instruction that only runs inside one is run in (as the AVS tests set them up): a standard block's
 # body, a conditional block's body (SETC.*), a system block's body, and a block header (B.* descriptors)
 
@@ -245,9 +249,17 @@ def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: in
     memory_done = False
     if ".pcr" in syn.base.lower() or "pcr" in str(syn.form.get("form_id", "")).lower():
         setup.append(f"WritePC({word(MEMORY_BASE)});")  # a PC-relative access: the PC points at the memory
-        setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});" for i, b in enumerate(MEMORY_BYTES)]
+        setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});" for i, b in enumerate(MEMORY_BY_VARIANT[variant % 3])]
         memory_done = True
     for slot in _flat(syn.slots):
+        queue = re.fullmatch(r"([tu])#([1-4])", slot.text.strip().lower()) if slot.kind == "lit" else None
+        if queue:  # a fixed queue source (c.slli t#1, ...): push values so that entry exists
+            hand, depth = queue.group(1), int(queue.group(2))
+            for i in range(depth, 0, -1):  # the last push is #1
+                value = QUEUE_VALUES[(i - 1) % len(QUEUE_VALUES)]
+                setup.append(f"WriteScalarDestination({31 if hand == 't' else 30}, {word(value)});")
+            operands.append(Operand(f"{hand}#{depth}", "source", "", str(QUEUE_VALUES[depth - 1])))
+            continue
         if slot.kind == "reg" and slot.field in fields:
             reg = fields[slot.field]
             if reg == 0 or reg >= 24:
@@ -263,7 +275,7 @@ def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: in
                 operands.append(Operand(SOURCE_NAMES[reg], "memory", location, f"0x{MEMORY_BASE:x}"))
                 if not memory_done:
                     setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});"
-                              for i, b in enumerate(MEMORY_BYTES)]
+                              for i, b in enumerate(MEMORY_BY_VARIANT[variant % 3])]
                     memory_done = True
                 continue
             if fp:
