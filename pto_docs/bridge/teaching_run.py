@@ -38,6 +38,7 @@ class Taught:
     result: Mapping
     tried: int  # scenarios run before this one had an effect (0: the first)
     finding: str | None = None  # how the NumPy executor disagrees with the model (teaching_check), if it does
+    alias_of: str = ""  # the mnemonic whose example an encoding alias shows
 
 
 @dataclass(frozen=True)
@@ -165,12 +166,26 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
             in_block = in_block or result.get("fault") == "Fault_BundleControl"
         if unit.id not in taught:
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
+    _borrow_for_aliases(catalog, taught, untaught)
     if fresh and cache is not None:
         try:
             cache.save(entry, json.dumps(known, separators=(",", ":"), sort_keys=True).encode("utf-8"))
         except OSError:
             pass  # an unwritable cache costs a rerun next time
     return taught, untaught
+
+
+def _borrow_for_aliases(catalog: Catalog, taught: dict, untaught: dict) -> None:
+    """An encoding alias (``alias_of``: BSTART.VEC of BSTART.TEPL) executes as its target: without an example of its
+    own it shows the target's, saying so (``Taught.alias_of``)."""
+    for uid in list(untaught):
+        unit = catalog.units[uid]
+        target_name = unit.record.get("alias_of")
+        target = catalog.find_instruction(target_name, unit.surface) if isinstance(target_name, str) else None
+        if target is not None and target.id in taught:
+            found = taught[target.id]
+            taught[uid] = Taught(found.scenario, found.result, found.tried, found.finding, target.mnemonic or "")
+            del untaught[uid]
 
 
 def findings(catalog: Catalog, taught: Mapping[str, Taught]) -> list:

@@ -36,6 +36,9 @@ FLOAT_GRIDS = (((1.5, -2.0, 0.5, 4.0), (3.0, 0.25, -1.0, 8.0)), ((0.5, 2.0, 1.5,
                ((1.0, 1.0, 2.0, 2.0), (0.5, 0.5, 3.0, 3.0)), ((2.0, 1.0, 2.0, 1.0), (1.0, 2.0, 1.0, 2.0)),
                ((4.0, 2.0, 1.0, 0.5), (1.0, 2.0, 4.0, 8.0)))
 SCALAR_VALUE = 3
+# operations whose operands' shapes are tied otherwise than equal (valid rows x columns)
+SHAPES = {"TTRANS": {"destination0": (4, 2)},
+          "TCONCAT": {"source0": (2, 2), "source1": (2, 2), "destination0": (2, 4)}}
 TILE_OPERAND = re.compile(r"^(destination|source)(\d+)$")
 
 
@@ -113,8 +116,8 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 index = indices[name]
                 named = [t for t in ELEMENT_BYTES if re.search(rf"\b{t}\b", roles.get(name, ""))]
                 tdtype = "S32" if is_dest and index_dest else dtype if not named or dtype in named else named[0]
-                rows, cols = _shape(roles.get(name, "") + (" sequence" if unit.mnemonic == "TCI" else ""),
-                                    reduce_axis, is_dest)
+                rows, cols = SHAPES.get(unit.mnemonic or "", {}).get(name) or _shape(
+                    roles.get(name, "") + (" sequence" if unit.mnemonic == "TCI" else ""), reduce_axis, is_dest)
                 size = ELEMENT_BYTES.get(tdtype, 4)
                 physical = 1 if cols == 1 else 4  # a one-column tile is one column wide
                 setup.append(f"ConfigureTile({index}, {max(128, TILE_ROWS * physical * size)}, {TILE_ROWS}, {physical}, "

@@ -60,6 +60,7 @@ class TeachingView:
     call: str | None  # a tile operation: the semantic handler called
     data_type: str
     in_bundle: bool
+    alias_of: str
     operands: tuple[OperandRow, ...]
     changes: tuple[Change, ...]
     folded: tuple[tuple[str, str, str], ...]  # bookkeeping and model-internal rows: (name, before, after)
@@ -159,7 +160,8 @@ def teaching_view(taught) -> TeachingView:
     call = None
     if "call" in s.instruction:
         call = f"{s.instruction['call']}({', '.join(s.instruction.get('arguments', ()))})"
-    return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle, operands,
+    return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle,
+                        getattr(taught, "alias_of", ""), operands,
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")))
 
 

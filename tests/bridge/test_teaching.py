@@ -140,3 +140,14 @@ def test_scenario_case_is_a_v2_case():
     from pto_docs.bridge.exec_model import check_case
     check_case(s.case())
     assert s.case()["profile"] == "ieee"
+
+
+def test_an_encoding_alias_shows_its_targets_example(catalog):
+    alias = next(u for u in catalog.instructions if isinstance(u.record.get("alias_of"), str))
+    target = catalog.find_instruction(alias.record["alias_of"], alias.surface)
+    found = teaching_run.Taught(Scenario(target.id, target.mnemonic, "block", "x", (), {"asm": "x"}), {}, 0)
+    taught = {target.id: found}
+    untaught = {alias.id: teaching_run.Untaught(alias.id, alias.mnemonic, "no scenario")}
+    teaching_run._borrow_for_aliases(catalog, taught, untaught)
+    assert alias.id not in untaught and taught[alias.id].alias_of == target.mnemonic
+    assert taught[alias.id].scenario is found.scenario
