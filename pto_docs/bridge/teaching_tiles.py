@@ -40,6 +40,7 @@ SCALAR_VALUE = 3
 SHAPES = {"TTRANS": {"destination0": (4, 2)},
           "TCONCAT": {"source0": (2, 2), "source1": (2, 2), "destination0": (2, 4)}}
 TILE_OPERAND = re.compile(r"^(destination|source)(\d+)$")
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def handler_record(unit: Unit) -> Mapping | None:
@@ -70,9 +71,17 @@ def _shape(role: str, reduce_axis: str | None, is_dest: bool) -> tuple[int, int]
     return rows, cols
 
 
+def _names_only(record: Mapping) -> bool:
+    """The record's handler, constants and runtime values are ASL identifiers (they are written into the case's
+    ASL text: anything else in a tree's record is not run)."""
+    names = [record.get("semantic_handler")] + [a.get(k) for a in record.get("arguments") or () if isinstance(a, Mapping)
+                                               for k in ("constant", "runtime", "operand") if k in a]
+    return all(isinstance(n, str) and IDENT.match(n) for n in names)
+
+
 def tile_scenarios(catalog: Catalog, assembler: Assembler, unit: Unit) -> list[Scenario]:
     record = handler_record(unit)
-    if record is None or not isinstance(record.get("semantic_handler"), str):
+    if record is None or not isinstance(record.get("semantic_handler"), str) or not _names_only(record):
         return []
     return [made for variant, dtype in enumerate(_types_for(unit, record))
             if (made := _compose(unit, record, dtype, variant)) is not None]

@@ -151,3 +151,19 @@ def test_an_encoding_alias_shows_its_targets_example(catalog):
     teaching_run._borrow_for_aliases(catalog, taught, untaught)
     assert alias.id not in untaught and taught[alias.id].alias_of == target.mnemonic
     assert taught[alias.id].scenario is found.scenario
+
+
+def test_a_record_that_is_not_identifiers_gives_no_tile_scenario(catalog):
+    """A hostile record's handler or constant would be written into the case's ASL text: it is not run."""
+    from types import SimpleNamespace
+
+    from pto_docs.bridge.teaching_tiles import handler_record, tile_scenarios
+    from pto_docs.model.frozen import thaw
+    unit = catalog.units["PTO-TILE-TCOLEXPAND"]
+    record = thaw(handler_record(unit))
+
+    def fake(rec):
+        return SimpleNamespace(catalog_records=[rec], record=unit.record, mnemonic=unit.mnemonic, id=unit.id)
+    assert tile_scenarios(catalog, None, fake(record))  # the record as it is: scenarios
+    for key, value in (("semantic_handler", "ExecuteTileExpand(1); Evil"), ("arguments", [{"constant": "X); Evil("}])):
+        assert tile_scenarios(catalog, None, fake({**record, key: value})) == []
