@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from ..bridge.teaching_run import is_bookkeeping, shown_change
 
+__all__ = ["shown_change", "teaching_view", "teaching_views", "typed"]
+
 GPR = re.compile(r"^_PEGPRs\[0\]\[(\d+)(?:\.\.(\d+))?\]$")
 MEMORY = re.compile(r"^_Memory\[(\d+)(?:\.\.(\d+))?\]$")
 TILE = re.compile(r"^_Tiles\[(\d+)\]\.")
