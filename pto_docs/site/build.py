@@ -181,9 +181,9 @@ class SiteBuild(PageEvents):
         except OutputRefused as exc:
             raise PluginError(exc.format()) from None
 
-        def run(catalog):
+        def run(catalog, quiet: bool = False):
             from ..api import teach
-            if self.locale is None:
+            if self.locale is None and not quiet:
                 current_progress().stage("running every instruction's teaching example on the ASL model")
             with self.collections.suspended():
                 return teach(catalog, cache)

@@ -80,12 +80,15 @@ checks the tree (load_helper.py)."""
 
     def started(catalog, tree):
         from . import load_helper
-        helpers.append(load_helper.start(catalog, tree))
+        helpers.append(load_helper.start(catalog, tree, teach=teach_run))
         return lambda: helpers[0].semantics(meanwhile=True)
+
+    def teach(catalog):  # the worker's run when one started (the second core), else this process's
+        return helpers[0].teaching(catalog) if helpers else teach_run(catalog)
     try:
         analysis = analyse(path, memo=memo, previous=cached[1].result.tree if cached else None, preread=preread,
                            avs=avs, avs_run=avs_run, started=started if parallel else None,
-                           teach_run=teach_run)
+                           teach_run=teach if teach_run is not None else None)
         renderer = None
         if analysis.site is not None:
             id_index = None
