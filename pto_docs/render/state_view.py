@@ -147,7 +147,7 @@ def teaching_view(taught) -> TeachingView:
         else:
             folded.append((str(name), str(before), str(after)))
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
-                     if o.kind != "destination")
+                     if o.kind not in ("destination", "tile"))  # (tiles are shown as their grids)
     tiles = _tiles(s, result)
     flags = tuple((k, bool(v)) for k, v in (result.get("status_flags") or {}).items())
     inputs = ", ".join(f"{o.name} = {o.value.text}" for o in operands if o.value is not None)
@@ -187,7 +187,7 @@ def _operand_value(o, fp: str) -> Value | None:
 def _tiles(s, result: Mapping) -> tuple[TileGrid, ...]:
     out: list[TileGrid] = []
     reads = result.get("read") or {}
-    for index, role, dtype, rows, cols, grid in s.tiles:
+    for index, role, dtype, rows, cols, grid in sorted(s.tiles, key=lambda t: t[1] != "source"):  # inputs first
         if role == "source" and grid is not None:
             values = tuple(tuple(_tile_value(v, dtype) for v in row) for row in grid)
         else:
@@ -207,7 +207,8 @@ def _tile_value(v, dtype: str) -> Value:
         from ..bridge.teaching import fp_bits
         return Value(_short(float(v), FLOAT_FORMATS[dtype][1]) if dtype != "FP64" else repr(float(v)),
                      f"0x{fp_bits(float(v), dtype):0{FLOAT_FORMATS[dtype][2] // 4}x}")
-    return Value(str(v), f"0x{int(v) & ((1 << _width(dtype)) - 1):x}")
+    width = _width(dtype)
+    return Value(str(v), f"0x{int(v) & ((1 << width) - 1):0{width // 4}x}")
 
 
 def teaching_views(taught: Sequence) -> tuple[TeachingView, ...]:
