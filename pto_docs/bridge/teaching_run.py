@@ -48,6 +48,19 @@ class Untaught:
     reason: str
 
 
+# faults that say the scenario was wrong for the instruction (placement, decoding, an address), not what it does
+SETUP_FAULTS = frozenset({"Fault_None", "Fault_BundleControl", "Fault_IllegalInstruction", "Fault_DataAlignment",
+                          "Fault_DataPage", "Fault_InstructionPage", "Fault_TileLegality"})
+
+
+def own_fault(result: Mapping) -> bool:
+    """The scenario ran and raised a fault that is the instruction's own doing (EBREAK's Fault_SoftwareBreakpoint):
+    a fault example, for an instruction with no example that completes."""
+    fault = result.get("fault")
+    return result.get("status") == "ok" and isinstance(fault, str) and fault.startswith("Fault_") \
+        and fault not in SETUP_FAULTS
+
+
 def is_bookkeeping(name: str) -> bool:
     return bool(BOOKKEEPING.match(name))
 
@@ -139,6 +152,7 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
             continue
         last = ""
+        faulting = None  # the first scenario that raised the instruction's own fault (a fault example)
         in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
         runs = 0
         for tried, scenario in enumerate(found):
@@ -163,8 +177,12 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
                 taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
                 break
             last = last or _why(result)  # the first scenario's reason: the later ones are retries
+            if faulting is None and own_fault(result):
+                faulting = Taught(scenario, result, tried)
             in_block = in_block or result.get("fault") == "Fault_BundleControl"
-        if unit.id not in taught:
+        if unit.id not in taught and faulting is not None:
+            taught[unit.id] = faulting
+        elif unit.id not in taught:
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
     _borrow_for_aliases(catalog, taught, untaught)
     if fresh and cache is not None:

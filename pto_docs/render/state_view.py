@@ -63,6 +63,7 @@ class TeachingView:
     data_type: str
     in_bundle: bool
     alias_of: str
+    fault: str  # a fault example: the fault the instruction raised ('' for an example that completes)
     operands: tuple[OperandRow, ...]
     changes: tuple[Change, ...]
     folded: tuple[tuple[str, str, str], ...]  # bookkeeping and model-internal rows: (name, before, after)
@@ -163,8 +164,13 @@ def teaching_view(taught) -> TeachingView:
     if "call" in s.instruction:
         call = f"{s.instruction['call']}({', '.join(s.instruction.get('arguments', ()))})"
     return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle,
-                        getattr(taught, "alias_of", ""), operands,
+                        getattr(taught, "alias_of", ""), _fault(result), operands,
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")))
+
+
+def _fault(result: Mapping) -> str:
+    fault = result.get("fault")
+    return fault if isinstance(fault, str) and fault not in ("", "Fault_None") else ""
 
 
 def _model_label(name: str) -> str:

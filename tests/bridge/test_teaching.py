@@ -167,3 +167,11 @@ def test_a_record_that_is_not_identifiers_gives_no_tile_scenario(catalog):
     assert tile_scenarios(catalog, None, fake(record))  # the record as it is: scenarios
     for key, value in (("semantic_handler", "ExecuteTileExpand(1); Evil"), ("arguments", [{"constant": "X); Evil("}])):
         assert tile_scenarios(catalog, None, fake({**record, key: value})) == []
+
+
+def test_a_fault_example_is_the_instructions_own_fault_only():
+    ran = {"status": "ok", "changed": [["_ACRTrapCause[0]", "0x0", "0x3"]]}
+    assert teaching_run.own_fault({**ran, "fault": "Fault_SoftwareBreakpoint"})
+    for wrong_scenario in ("Fault_None", "Fault_BundleControl", "Fault_IllegalInstruction", "Fault_DataAlignment"):
+        assert not teaching_run.own_fault({**ran, "fault": wrong_scenario})
+    assert not teaching_run.own_fault({"status": "problem", "fault": "Fault_SoftwareBreakpoint"})

@@ -49,3 +49,12 @@ def test_grouped_register_rows_are_split_and_a_branch_shows_its_target():
     view = teaching_view(Taught(plain, result, 0))
     assert [(c.name, c.after.text) for c in view.changes] == [("a0", "5"), ("a1", "6"), ("pc", "64")]
     assert view.folded == ()
+
+
+def test_a_fault_example_names_its_fault():
+    ebreak = Scenario("U", "EBREAK", "scalar", "ebreak 3", (), {"asm": "ebreak 3"}, in_bundle=True)
+    result = {**RESULT, "fault": "Fault_SoftwareBreakpoint", "changed": [["_ACRTrapCause[0]", "0x000000", "0x000003"]]}
+    view = teaching_view(Taught(ebreak, result, 0))
+    assert view.fault == "Fault_SoftwareBreakpoint" and view.in_bundle
+    assert [c.name for c in view.changes] == ["ACRTrapCause[0]"]
+    assert teaching_view(Taught(FADD, RESULT, 0)).fault == ""
