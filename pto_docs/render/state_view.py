@@ -13,6 +13,7 @@ import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..bridge.exec_model import FLAG_NAMES
 from ..bridge.teaching_run import is_bookkeeping, shown_change
 
 __all__ = ["shown_change", "teaching_view", "teaching_views", "typed"]
@@ -150,7 +151,8 @@ def teaching_view(taught) -> TeachingView:
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
                      if o.kind not in ("destination", "tile"))  # (tiles are shown as their grids)
     tiles = _tiles(s, result)
-    flags = tuple((k, bool(v)) for k, v in (result.get("status_flags") or {}).items())
+    raised = result.get("status_flags") or {}
+    flags = tuple((k, bool(raised[k])) for k in FLAG_NAMES if k in raised)  # (a cached result's keys are sorted)
     inputs = ", ".join(f"{o.name} = {o.value.text}" for o in operands if o.value is not None)
     if s.surface == "tile":
         inputs = ", ".join(f"{t.name} ({t.data_type})" for t in tiles if t.role == "source") or inputs

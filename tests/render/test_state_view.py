@@ -58,3 +58,10 @@ def test_a_fault_example_names_its_fault():
     assert view.fault == "Fault_SoftwareBreakpoint" and view.in_bundle
     assert [c.name for c in view.changes] == ["ACRTrapCause[0]"]
     assert teaching_view(Taught(FADD, RESULT, 0)).fault == ""
+
+
+def test_flags_keep_their_order_whatever_the_results_key_order():
+    fresh = teaching_view(Taught(FADD, RESULT, 0)).flags
+    cached = {**RESULT, "status_flags": dict(sorted(RESULT["status_flags"].items()))}  # as the sealed JSON has them
+    assert teaching_view(Taught(FADD, cached, 0)).flags == fresh
+    assert [name for name, _raised in fresh] == ["NV", "DZ", "OF", "UF", "NX"]
