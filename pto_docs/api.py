@@ -51,13 +51,14 @@ def check_mkdocs_config(config) -> None:
 
 
 def load(spec_root: str | os.PathLike, *, memo=None, previous=None, preread: dict | None = None,
-         avs: Mapping | None = None, avs_run=None, started=None):
+         avs: Mapping | None = None, avs_run=None, started=None, teach_run=None):
     """The analysed tree (analysis.state.Analysis: the loaded tree, every diagnostic, the worked examples, the AVS
     results and, for a tree without errors, the site data the pages are rendered from). ``memo`` and
     ``previous`` (a store.LoadMemo and the last SpecTree of the same root) make a reload incremental; the other
     options are analysis.state.analyse's."""
     from .analysis.state import analyse
-    return analyse(spec_root, memo, previous=previous, preread=preread, avs=avs, avs_run=avs_run, started=started)
+    return analyse(spec_root, memo, previous=previous, preread=preread, avs=avs, avs_run=avs_run, started=started,
+                   teach_run=teach_run)
 
 
 def load_catalog(spec_root: str | os.PathLike) -> LoadResult:
@@ -135,6 +136,25 @@ def run_avs(catalog, generated: str | None = None, **options) -> dict:
     jobs, progress."""
     from .bridge.avs import run_tree_avs
     return run_tree_avs(catalog, generated, **options)
+
+
+def teach(catalog, cache_dir=None) -> tuple[dict, dict]:
+    """Every instruction's own executed teaching example (bridge.teaching_run.teach): (unit id -> Taught, unit id
+    -> Untaught) of a loaded, error-free tree, run on its ASL model linked with pto-docs' own decoders under
+    ``ieee``; ({}, {}) for a tree without an ASL model. ``cache_dir``: a checked folder for the sealed results."""
+    from .bridge.avs import generated_decoders, model_units
+    from .bridge.avs import needs_decoders as needs
+    from .bridge.teaching_run import teach as run
+    if not model_units(catalog):
+        return {}, {}
+    generated = None
+    if needs(catalog):
+        from .isa.decoders import DecodersUnavailable
+        try:
+            generated = generated_decoders(catalog)
+        except DecodersUnavailable:
+            return {}, {}
+    return run(catalog, generated, cache_dir)
 
 
 def needs_decoders(catalog) -> bool:

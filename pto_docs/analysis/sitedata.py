@@ -86,6 +86,8 @@ class SiteData:
     flags: tuple = ()  # flags_check.FlagsFinding of the tree (FLAGS-PROSE), shown on the pages they concern
     semantics: tuple = ()  # semantics_check.SemanticsFinding (SEMANTICS-PROSE), shown on the instruction's page
     assembly: Mapping[str, tuple] = field(default_factory=dict)  # unit id -> EXAMPLE-ASM checks.findings.Finding tuple
+    teaching: Mapping[str, Any] = field(default_factory=dict)  # unit id -> bridge.teaching_run.Taught
+    untaught: Mapping[str, Any] = field(default_factory=dict)  # unit id -> bridge.teaching_run.Untaught (why none)
     avs_key: str = ""  # canonical sha256 of the AVS results (the pages' keys: render/pages.py)
     # the traceability report (trace.build_report; None: made when first needed) and its page per language
     trace_report: dict | None = None

@@ -75,7 +75,8 @@ def trace_report(catalog: Catalog, tree: SpecTree, examples: tuple) -> dict | No
 def analyse(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree | None = None,
             preread: dict | None = None, avs: Mapping | None = None,
             avs_run: Callable[[Catalog], Mapping] | None = None,
-            started: Callable[[Catalog, SpecTree], Callable[[], tuple] | None] | None = None) -> Analysis:
+            started: Callable[[Catalog, SpecTree], Callable[[], tuple] | None] | None = None,
+            teach_run: Callable[[Catalog], tuple] | None = None) -> Analysis:
     """Load, check and run the tree at ``root``.
 
     ``memo`` and ``previous`` (the last state's memo and tree) make the load incremental; ``preread``: files
@@ -83,7 +84,8 @@ def analyse(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree |
     ``avs_examples: run``) makes those of an error-free tree. ``started(catalog, tree)``, called once the tree
     has loaded without errors, may start work elsewhere and return a function giving the SEMANTICS-PROSE
     findings (called when the checks need them); the traceability report is then made here meanwhile, once,
-    rather than by each language build."""
+    rather than by each language build. ``teach_run(catalog)`` (plugin option ``teaching_examples: run``) makes
+    every instruction's own executed example of an error-free tree (api.teach)."""
     memo = memo if memo is not None else LoadMemo()
     result = load_catalog(Path(root), memo, previous=previous, preread=preread)
     catalog = result.catalog
@@ -112,6 +114,10 @@ def analyse(root: str | Path, memo: LoadMemo | None = None, previous: SpecTree |
             examples = worked_examples(catalog, memo)
         site = SiteData.build(catalog, result.tree, examples, avs, memo,
                               semantics=semantics() if semantics is not None else None, trace_report=report)
+        if teach_run is not None:
+            site.teaching, site.untaught = teach_run(catalog)
+            from ..bridge.teaching_run import findings
+            diags += findings(catalog, site.teaching)
     memo.finish()
     return Analysis(result, tuple(diags), examples if not errors else None, avs, site, memo)
 

@@ -155,6 +155,8 @@ def examples_by_unit(catalog: Catalog, doc: Mapping | None, statuses: Mapping) -
             if "changed" not in step:  # pruned by pto-docs avs --examples: not an example
                 continue
             faulted = _faulted(step)
+            if test.kind == "fault" and not faulted:
+                continue  # a step of a fault test that did not fault is not shown as the fault example
             richness = min(len({_root(change[0]) for change in step["changed"]}), RICH_ROOTS)
             for uid in sorted(ids):
                 unit = catalog.units.get(uid)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ..bridge.avs_examples import AvsExample
 from ..model.catalog import Catalog, Unit
 from . import routes
+from .state_view import _split, shown_change
 
 MAX_ROWS = 48  # state rows shown per table; the rest are counted
 MAX_RUN = 16  # values shown per grouped row
@@ -51,6 +52,9 @@ class AvsExampleView:
     sequence: tuple[tuple[str, bool], ...]
     truncated: bool
     digest: str
+    folded: tuple[StateRow, ...] = ()  # bookkeeping the instruction changed (PC step, cycle counter, trap copies)
+    fault: str = ""  # the fault the step raised (its _LastFault), named
+    condition: str = ""  # why: the fault test's own summary
     fallbacks: tuple[str, ...] = ()  # ieee hooks the step ran as pto-v0 (probe.Step.fallbacks): said on the page
 
 
@@ -105,17 +109,62 @@ def avs_example_views(catalog: Catalog, unit: Unit, examples: Sequence[AvsExampl
             href = f"#{ex.test_id}"
         else:
             href = routes.relative(src, routes.unit_src(owner)) + f"#{ex.test_id}"
-        before, before_more = _limit(_group([(name, value, None) for name, value in step.get("before", ())]))
-        changed, changed_more = _limit(_group([(c[0], c[1], c[2]) for c in step.get("changed", ())]))
+        before, before_more = _limit(_readable(_group([(name, value, None) for name, value in step.get("before", ())])))
+        shown = [tuple(c[:3]) for c in step.get("changed", ()) if shown_change(c, {"decoded": {"word": _hex(ex)}})]
+        folded = [tuple(c[:3]) for c in step.get("changed", ()) if tuple(c[:3]) not in shown]
+        changed, changed_more = _limit(_readable(_group(shown)))
         d = ex.decoded
+        fault = next((str(c[2]) for c in step.get("changed", ()) if c[0] == "_LastFault"), "")
         out.append(AvsExampleView(
             ex.test_id, href, ex.kind, ex.status, ex.profile, ex.own,
             f"{step.get('function')}({', '.join(step.get('arguments') or ())})",
-            d.mnemonic if d else None, d.form_id if d else None, d.asm if d else None, d.hex if d else None,
+            d.mnemonic if d else None, d.form_id if d else None, _concrete(catalog, d) if d else None,
+            d.hex if d else None,
             d.length_bits if d else None,
             tuple((name, f"{value} (0x{value:x})") for name, value in d.fields) if d else (),
             step.get("result"), step.get("exception", ""), ex.faulted,
             before, before_more, changed, changed_more,
             tuple((text, i == ex.step_index) for i, text in enumerate(ex.sequence)),
-            bool(step.get("truncated")), ex.digest, tuple(step.get("profile_fallbacks") or ())))
+            bool(step.get("truncated")), ex.digest, tuple(_group(folded)), fault if ex.faulted else "",
+            str(getattr(test, "summary", "") or "") if ex.faulted else "",
+            tuple(step.get("profile_fallbacks") or ())))
     return tuple(out)
+
+
+def _hex(ex) -> str:
+    return ex.decoded.hex if ex.decoded is not None else ""
+
+
+def _readable(rows: list[StateRow]) -> list[StateRow]:
+    """The general registers named as a reader knows them (``a0``), one row each; memory runs stay grouped."""
+    out = []
+    for row in rows:
+        parts = _split(row.name, row.before, row.after) if row.name.startswith("_PEGPRs[0][") else []
+        if parts:
+            out += [StateRow(name, b, a) for name, b, a, _width in parts]
+        else:
+            out.append(row)
+    return out
+
+
+_ASSEMBLERS: dict[int, object] = {}
+
+
+def _concrete(catalog: Catalog, d) -> str:
+    """The assembly of the decoded word, rendered by pto-docs' assembler (``add a1, a0, sp``), else the template."""
+    from ..isa.assembler import AsmError, Assembler
+    assembler = _ASSEMBLERS.get(id(catalog))
+    if assembler is None or assembler.catalog is not catalog:
+        assembler = _ASSEMBLERS[id(catalog)] = Assembler(catalog)
+    hits = assembler.decoder.decode(d.word, d.length_bits)
+    if not hits:
+        return d.asm
+    unit, form = hits[0]
+    for syn in assembler.syntax_of(unit, form):
+        if syn.problem:
+            continue
+        try:
+            return assembler.render(syn, dict(d.fields))
+        except AsmError:
+            continue
+    return d.asm

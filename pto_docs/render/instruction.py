@@ -21,6 +21,7 @@ from .env import Prose
 from .evidence import EvidenceView, evidence_view
 from .examples_view import ExampleView, example_views
 from .fragments import highlighted, json_block, plain_asl
+from .state_view import teaching_view
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class InstructionModel:
     flags_via: tuple = ()  # render.findings.FlagsNotice: a FLAGS-PROSE finding of a function its execution calls
     semantics: tuple = ()  # render.findings.SemanticsNotice: a SEMANTICS-PROSE finding of this instruction
     zero_meanings: tuple[tuple[str, Prose], ...] = ()  # (field, what its encoded zero means), in record order
+    teaching: Any = None  # render.state_view.TeachingView: the instruction's own executed example
 
 
 def _escape_token(key: str) -> str:
@@ -225,6 +227,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         semantics=semantics_notices(data.catalog, data.semantics, unit, src),
         zero_meanings=zero_meanings,
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
+        teaching=teaching_view(data.teaching[unit.id]) if unit.id in data.teaching else None,
         **relations(data, unit, src, assembly.lines),
     )
 

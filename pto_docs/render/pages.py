@@ -181,6 +181,9 @@ class SiteRenderer:
                        if dataclasses.is_dataclass(rel) else repr(rel))
             digest.update(json.dumps(release, default=repr, sort_keys=True).encode())
             digest.update(f"\0avs:{self._avs_key}".encode())  # the AVS results every unit page shows
+            # the teaching examples come from running the whole model: their results' digests
+            digest.update(f"\0teaching:{sorted((k, t.result.get('digest')) for k, t in self.data.teaching.items())!r}"
+                          .encode())
             # SEMANTICS-PROSE findings come from running the whole model, not from one unit's file
             digest.update(f"\0semantics:{self.data.semantics!r}".encode())
             history = getattr(self.data, "history", None)  # what changed since the previous release (changes.py)

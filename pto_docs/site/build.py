@@ -186,6 +186,28 @@ class SiteBuild(PageEvents):
         base = Path(config.config_file_path or ".").resolve().parent
         return PreviousRelease(os.path.expanduser(self.options.previous), base, self.spec_root(config))
 
+    def teaching_runner(self, config, root: Path):
+        """With ``teaching_examples: run`` (the default): a function that runs every instruction's own teaching
+        scenario on the tree's ASL model (api.teach), its results sealed in ``<cache>/teaching`` by the digest of
+        their inputs and so shared by every language and later build."""
+        if self.options.teaching_examples != "run":
+            return None
+        from ..store import user_cache_root
+        from ..store.output_guard import OutputRefused, check_cache_dir
+        base = config_path(config, self.options.cache_dir) if self.options.cache_dir else user_cache_root()
+        try:
+            cache = check_cache_dir(base / "teaching", root) if self.options.cache else None
+        except OutputRefused as exc:
+            raise PluginError(exc.format()) from None
+
+        def run(catalog, quiet: bool = False):
+            from ..api import teach
+            if self.locale is None and not quiet:
+                current_progress().stage("running every instruction's teaching example on the ASL model")
+            with self.collections.suspended():
+                return teach(catalog, cache)
+        return run
+
     def templates_cache(self, config):
         """Compiled templates kept on disk for every build of this user (template_cache.py); None with the
         ``cache`` option off."""
@@ -349,6 +371,7 @@ class SiteBuild(PageEvents):
             # a build (not a serving reload, which is incremental) checks the tree on both cores (load_helper.py)
             self.state = build_state(root, self.templates_dir(config), preread=preread, avs=self.avs_results(config),
                                      states=self.memory.states, avs_run=self.avs_runner(config, root),
+                                     teach_run=self.teaching_runner(config, root),
                                      parallel=self.options.parallel and self.command != "serve",
                                      previous_release=self.previous_release(config))
         except (SpecRootError, OSError) as exc:

@@ -64,6 +64,7 @@ class PtoDocsConfig(base.Config):
     # scripts/generate-asl-decoders (the tree's code, in a child process with limits: bridge/decoder_generator.py)
     avs_decoders = c.Optional(c.Type(str))
     avs_profile = c.Choice(("ieee", "pto-v0"), default="ieee")  # numeric profile of avs_examples: run
+    teaching_examples = c.Choice(("off", "run"), default="run")  # run: every instruction's own executed example
     templates_dir = c.Optional(c.Type(str))  # page templates (default: the templates/ shipped with pto-docs)
     nav_cache = c.Type(bool, default=True)  # draw the navigation once per group (speedups/nav_cache.py; same HTML)
     chrome_cache = c.Type(bool, default=True)  # theme blocks once per directory (speedups/chrome_cache.py; same HTML)

@@ -43,13 +43,19 @@ def semantics(catalog: Catalog) -> tuple:
 
 
 def _semantics_task() -> tuple:
-    catalog, _tree, _meeting = _LENDING[-1]
+    catalog, _tree, _meeting, _teach = _LENDING[-1]
     return semantics(catalog)
+
+
+def _teaching_task() -> tuple:
+    """Every instruction's executed example (api.teach through the build's runner), made by the worker."""
+    catalog, _tree, _meeting, teach = _LENDING[-1]
+    return teach(catalog, quiet=True)
 
 
 def _parts_task():
     from ..render.pages import helper_parts
-    catalog, tree, meeting = _LENDING[-1]
+    catalog, tree, meeting, _teach = _LENDING[-1]
     return helper_parts(SiteData.trace_rows(catalog, tree), meeting.from_the_end())
 
 
@@ -98,8 +104,11 @@ class Meeting:
 class Helper:
     """The worker of one loaded tree and its two tasks."""
 
-    def __init__(self, catalog: Catalog, tree: SpecTree):
+    def __init__(self, catalog: Catalog, tree: SpecTree, teach=None):
         self.catalog, self.tree = catalog, tree
+        self.teach = teach  # the build's teaching runner (site/build.py teaching_runner), or None
+        self.teaching_future: cf.Future | None = None
+        self._teaching: tuple | None = None
         self.pool: cf.ProcessPoolExecutor | None = None
         self.semantics_future: cf.Future | None = None
         self.parts_future: cf.Future | None = None
@@ -121,9 +130,11 @@ class Helper:
         if models and len(instructions) >= HELPER_MIN:
             self.meeting = Meeting(instructions, context)
         self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context, **pool_options())
-        _LENDING.append((self.catalog, self.tree, self.meeting))
+        _LENDING.append((self.catalog, self.tree, self.meeting, self.teach))
         try:
             self.semantics_future = self.pool.submit(_semantics_task)  # (the worker is forked here)
+            if self.teach is not None:  # (then this, while this process checks the tree and makes models)
+                self.teaching_future = self.pool.submit(_teaching_task)
             if self.meeting is not None:
                 self.parts_future = self.pool.submit(_parts_task)  # (then runs this)
         except Exception:  # noqa: BLE001 - no worker: this process makes everything
@@ -149,12 +160,27 @@ class Helper:
                 self._semantics = semantics(self.catalog)
         return self._semantics
 
-    def _parts_meanwhile(self) -> None:
+    def teaching(self, catalog: Catalog) -> tuple:
+        """The worker's executed examples (made after the findings); this process makes costly model parts
+        meanwhile. Without a worker, or one that failed, this process runs them itself."""
+        if self._teaching is None:
+            if self.teaching_future is not None and catalog is self.catalog:
+                self._parts_meanwhile(self.teaching_future)
+                try:
+                    self._teaching = self.teaching_future.result()
+                except Exception:  # noqa: BLE001 - a worker that failed costs time, never a page
+                    pass
+            if self._teaching is None:
+                self._teaching = self.teach(catalog)
+        return self._teaching
+
+    def _parts_meanwhile(self, future: cf.Future | None = None) -> None:
         if self.meeting is None:
             return
         from ..render.instruction import costly_parts
         data = None
-        while not self.semantics_future.done():
+        future = future or self.semantics_future
+        while not future.done():
             unit_id = self.meeting.next_front()
             if unit_id is None:
                 return
@@ -186,11 +212,12 @@ class Helper:
         if self.pool is None:
             return
         pool, self.pool = self.pool, None
-        if any(f is not None and not f.done() for f in (self.semantics_future, self.parts_future)):
+        if any(f is not None and not f.done() for f in (self.semantics_future, self.teaching_future,
+                                                         self.parts_future)):
             for process in list(getattr(pool, "_processes", {}).values()):  # (no public API before 3.14)
                 process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def start(catalog: Catalog, tree: SpecTree, models: bool = True) -> Helper:
-    return Helper(catalog, tree).start(models)
+def start(catalog: Catalog, tree: SpecTree, models: bool = True, teach=None) -> Helper:
+    return Helper(catalog, tree, teach).start(models)

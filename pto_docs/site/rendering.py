@@ -52,7 +52,7 @@ class BuildState:
 
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
                 avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
-                parallel: bool = False, previous_release=None) -> BuildState:
+                parallel: bool = False, previous_release=None, teach_run=None) -> BuildState:
     """Analyse (or reuse) the tree of ``root`` and make its renderer; the renderer is None when validation found
     errors.
 
@@ -67,7 +67,7 @@ this one's history against."""
     states = states if states is not None else TreeStates()
     path = Path(root).resolve()
     from ..model.frozen import canonical_sha256
-    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}"
+    key = f"{path}\0{templates_dir or ''}\0{canonical_sha256(avs) if avs is not None else ''}\0{avs_run is not None}\0{teach_run is not None}"
     if previous_release is not None:
         key += f"\0{previous_release.identity()}"
     stamp = stat_fingerprint(path)
@@ -83,11 +83,15 @@ this one's history against."""
 
     def started(catalog, tree):
         from . import load_helper
-        helpers.append(load_helper.start(catalog, tree))
+        helpers.append(load_helper.start(catalog, tree, teach=teach_run))
         return lambda: helpers[0].semantics(meanwhile=True)
+
+    def teach(catalog):  # the worker's run when one started (the second core), else this process's
+        return helpers[0].teaching(catalog) if helpers else teach_run(catalog)
     try:
         analysis = analyse(path, memo=memo, previous=cached[1].result.tree if cached else None, preread=preread,
-                           avs=avs, avs_run=avs_run, started=started if parallel else None)
+                           avs=avs, avs_run=avs_run, started=started if parallel else None,
+                           teach_run=teach if teach_run is not None else None)
         renderer = None
         if analysis.site is not None and previous_release is not None:  # (before the renderer's keys are made)
             analysis.site.history = previous_release.history(analysis.catalog, path)

@@ -85,8 +85,8 @@ def test_with_avs_examples_run_the_build_runs_the_points_once_and_every_instruct
         (page,) = [p for p in site.glob(f"instructions/**/{unit.mnemonic}/index.html") if "zh-CN" not in p.parts]
         en = page.read_text("utf-8")
         zh = (site / "zh-CN" / page.relative_to(site)).read_text("utf-8")
-        assert 'id="avs-examples"' in en and "Worked examples from the test points" in en, unit.mnemonic
-        assert "来自测试点的计算示例" in zh, unit.mnemonic
+        assert 'id="avs-examples"' in en and "Worked examples from the conformance tests" in en, unit.mnemonic
+        assert "来自一致性测试（AVS 测试点）的计算示例" in zh, unit.mnemonic
     # a second build with the same inputs reads the cached run: running the points again would fail here
     import pto_docs.bridge.avs as avs_module
 

@@ -167,3 +167,21 @@ def test_a_meeting_gives_each_unit_to_exactly_one_side():
     process.join()
     assert sorted(mine + theirs) == sorted(ids) and not set(mine) & set(theirs)
     assert mine == ids[:len(mine)] and sorted(theirs) == sorted(ids[len(mine):])
+
+
+def test_the_teaching_examples_run_in_the_worker_and_here_without_one(catalog_load):
+    """The build's teaching runner is the worker's task after the findings (the second core); a helper without a
+    worker runs it in this process."""
+    calls = []
+
+    def teach(catalog, quiet=False):
+        calls.append(os.getpid())  # (the worker's calls are in its own memory)
+        return {"pid": os.getpid(), "quiet": quiet}, {}
+    helper = load_helper.start(catalog_load.catalog, catalog_load.tree, models=False, teach=teach)
+    try:
+        taught, _missing = helper.teaching(catalog_load.catalog)
+    finally:
+        helper.close()
+    assert taught["pid"] != os.getpid() and taught["quiet"] and not calls
+    alone = load_helper.Helper(catalog_load.catalog, catalog_load.tree, teach)  # never started: no worker
+    assert alone.teaching(catalog_load.catalog)[0]["pid"] == os.getpid() and calls == [os.getpid()]

@@ -84,10 +84,10 @@ def test_pages_of_every_surface_show_examples_in_both_languages(site_with_exampl
         en = _page(site, mnemonic)
         zh = site / "zh-CN" / en.relative_to(site)
         text, ztext = en.read_text("utf-8"), zh.read_text("utf-8")
-        assert 'id="avs-examples"' in text and "Worked examples from the test points" in text, surface
+        assert 'id="avs-examples"' in text and "Worked examples from the conformance tests" in text, surface
         assert call in text.replace("&#34;", '"'), surface
         assert "numeric profile ieee" in text
-        assert "来自测试点的计算示例" in ztext and "数值配置 ieee" in ztext, surface
+        assert "来自一致性测试（AVS 测试点）的计算示例" in ztext and "数值配置 ieee" in ztext, surface
         # each example names its test point and links to it, and carries its digest
         assert re.search(r'From test point <a href="[^"]*#PTO-AVS-[A-Z0-9-]+"', text), surface
         assert re.search(r'Example digest: <code class="pto-sha">[0-9a-f]{64}</code>', text), surface

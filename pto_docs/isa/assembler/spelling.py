@@ -45,6 +45,11 @@ def _modifier_codes(unit: Unit, options: Sequence[str]) -> dict[str, int]:
     none = re.search(r"SrcRType=([01]{2}) selects no modifier", prose)
     if none:
         codes[""] = int(none.group(1), 2)
+    # the AGU wording: "SrcRType=0 leaves SrcR unchanged, SrcRType=1 sign-extends SrcR[31:0], SrcRType=2
+    # zero-extends SrcR[31:0], and SrcRType=3 negates the full PTO_XLEN value"
+    for code, verb in re.findall(r"SrcRType=([0-3]) (leaves SrcR unchanged|sign-extends|zero-extends|negates)", prose):
+        codes[{"leaves SrcR unchanged": "", "sign-extends": "sw", "zero-extends": "uw", "negates": "neg"}[verb]] = \
+            int(code)
     raw = re.search(r"raw code ([01]{2}) is \.(\w+)", prose)
     if raw:
         codes[raw.group(2)] = int(raw.group(1), 2)

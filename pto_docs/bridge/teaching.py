@@ -1,0 +1,307 @@
+"""Teaching scenarios: pto-docs' own worked example of every instruction, composed from its syntax and operands.
+
+For a scalar or block instruction a scenario is a line of assembly made from one of its forms' syntaxes
+(``isa.assembler``): every source register slot gets a register of its own (``a0``, ``a1``, ...) holding a small,
+distinct value (7, 5, 3, 2; FP values for an FP instruction of a ``.fs``/``.fd`` type), a destination slot ``->a4``,
+an immediate a mid-range value (negative where the field is signed), a named value its first name, and a register
+written inside ``[...]`` an aligned address (0x200) of memory holding recognisable bytes (0x11, 0x22, ...). The
+line is assembled and must decode back to the same unit. For a tile operation the scenario calls the semantic
+handler its catalog record names, with small tiles of a few elements of a named data type.
+
+Each unit gets a few :class:`Scenario` variants (other values, other data types); the runner
+(``teaching_run``) runs them in order on the spec's ASL model and keeps the first with a visible effect.
+This module only composes: it runs nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..isa.assembler import AsmError, Assembler
+from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_NAMES
+from ..isa.assembler.syntax import Slot, Syntax
+from ..isa.encoding import form_fields
+from ..model.catalog import Unit
+
+CASE_SCHEMA = "pto-docs.case.v2"
+SOURCE_REGS = (2, 3, 4, 5, 6, 7)  # a0..a5
+DEST_REGS = (6, 7)  # a4, a5
+INT_VALUES = ((7, 5, 3, 2, 9, 11), (3, 12, 6, 4, 8, 10), (0xF0, 0xF0, 5, 2, 1, 6))
+FP_VALUES = ((1.5, 2.25, -0.5, 4.0), (6.0, 0.75, 3.0, 2.0))
+MEMORY_BASE = 0x200
+DEST_OLD = 99  # a destination register's value before the example
+QUEUE_VALUES = (6, 4, 10, 14)  # pushed on the t/u queue for a fixed t#1.. source (t#1 is 6)
+MEMORY_BYTES = tuple((0x11 * (i % 15 + 1) + i // 15) & 0xFF for i in range(32))  # 0x11, 0x22, ... 0xff, 0x12 ...
+# the memory of the other value sets: positive 0x7856341278563412 words, then a small 2 (an atomic min/max that
+# keeps memory's value with the first still shows an effect with one of these)
+MEMORY_BY_VARIANT = (MEMORY_BYTES, (0x12, 0x34, 0x56, 0x78) * 8, (0x02,) + (0,) * 31)
+# the blocks an instruction that only runs inside one is run in (as the AVS tests set them up): a standard block's
+# body, a conditional block's body (SETC.*), a system block's body, and a block header (B.* descriptors)
+
+
+def _bundle(kind: str, transfer: str, body: bool) -> tuple[str, ...]:
+    return ("SetCurrentACR(0);", "WriteTPC(Zeros{PTO_XLEN} + 0x100);",
+            f"BeginBundle(BundleKind_{kind}, BundleTransfer_{transfer}, Zeros{{PTO_XLEN}}, "
+            "Zeros{PTO_XLEN} + 0x180, Zeros{PTO_XLEN}, FALSE);") + (("EnterBundleBody();",) if body else ())
+
+
+BUNDLE_PRELUDES = (_bundle("Standard", "Fallthrough", True), _bundle("Standard", "Conditional", True),
+                   _bundle("System", "Fallthrough", True), _bundle("Standard", "Fallthrough", False))
+BUNDLE_PRELUDE = BUNDLE_PRELUDES[0]
+TILE_TYPES = ("S32", "FP32", "S16", "FP16", "U8", "U32")
+TILE_SHAPE = (2, 4)  # valid rows x columns of every tile a scenario makes
+TILE_ROWS = 8  # physical rows (power of two, room for the valid region)
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One operand of a scenario as the syntax names it: ``a0`` (register), ``-12`` (immediate), ``T1`` (tile)."""
+
+    name: str  # as written: a0, ->a4, -12, T#1, [a0]
+    kind: str  # source | destination | immediate | memory | tile | name
+    location: str = ""  # the model state it lives in: _PEGPRs[0][2], _Tiles[1]
+    value: str = ""  # what the scenario put there, typed (7, 1.5, 0x200)
+    data_type: str = ""  # FP32, S32 ... for a typed value
+
+
+@dataclass(frozen=True)
+class Scenario:
+    unit_id: str
+    mnemonic: str
+    surface: str
+    asm: str  # the concrete assembly (scalar/block), or the tile operation's command line
+    setup: tuple[str, ...]
+    instruction: Mapping  # the v2 case's instruction: {"asm": ...} or {"call": ..., "arguments": [...]}
+    reads: tuple[str, ...] = ()
+    operands: tuple[Operand, ...] = ()
+    data_type: str = ""  # the data type of an FP or tile scenario (of the sources)
+    result_type: str = ""  # the FP type of a scalar destination ('' for an integer result)
+    variant: int = 0
+    tiles: tuple = field(default=())  # (index, role, data type, rows, cols, grid) of each tile it sets up
+    in_bundle: bool = False  # run inside a block body (BUNDLE_PRELUDE)
+
+    def case(self) -> dict:
+        case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
+                "instruction": dict(self.instruction)}
+        if self.reads:
+            case["read"] = list(self.reads)
+        return case
+
+
+def word(value: int) -> str:
+    return f"Zeros{{PTO_XLEN}} + 0x{value & (1 << 64) - 1:x}"
+
+
+def fp_bits(value: float, data_type: str) -> int:
+    if data_type == "FP64":
+        return struct.unpack("<Q", struct.pack("<d", value))[0]
+    if data_type == "FP16":
+        return struct.unpack("<H", struct.pack("<e", value))[0]
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+
+# FP instructions whose destination is an integer (a comparison's truth, a class, a conversion to integer)
+INTEGER_RESULT = re.compile(r"^(feq|fne|flt|fle|fgt|fge|fclass|fcmp|fcvt[amnpz])", re.IGNORECASE)
+
+
+def _fp_type(syn: Syntax, values: Mapping[str, int]) -> str:
+    """The FP type of the sources (FP32/FP64), or '' for integer sources."""
+    if syn.suffix_kind == "type":
+        return "FP64" if values.get("SrcType", 0) == 0 else "FP32"
+    if syn.suffix_kind == "conv" and str(syn.base).lower().startswith("fcvt"):
+        return "FP64" if values.get("SrcType", 0) == 0 else "FP32"
+    return ""
+
+
+def _result_type(syn: Syntax, values: Mapping[str, int], source_type: str) -> str:
+    """The FP type of the destination, or '' for an integer result."""
+    if INTEGER_RESULT.match(str(syn.base)):
+        return ""
+    if syn.suffix_kind == "conv":
+        kinds = CONVERSIONS.get(str(syn.base).lower())
+        if kinds is None or kinds[1] != "fp":
+            return ""
+        return "FP64" if values.get("DstType", 0) == 0 else "FP32"
+    return source_type
+
+
+def _imm_value(slot: Slot, width: int, variant: int) -> int:
+    """A mid-range immediate: negative where signed; the encoded field value (bias and sign applied)."""
+    if slot.signed:
+        want = (-12, 9, 2)[variant % 3]
+        low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+        value = max(low, min(high, want if width > 4 else -1))
+        return value & ((1 << width) - 1)
+    want = (12, 5, 2)[variant % 3] if width > 4 else min(3, (1 << width) - 1)
+    value = max(slot.bias, min((1 << width) - 1 + slot.bias, want))
+    return value - slot.bias
+
+
+def _widths(form: Mapping) -> dict[str, int]:
+    return {f["name"]: f["width"] or sum(p[2] for p in f["pieces"]) for f in form_fields(form)}
+
+
+def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> list[Scenario]:
+    """Scenarios of a scalar or block instruction: per usable syntax of its forms, ``variants`` value sets."""
+    out: list[Scenario] = []
+    for form in unit.catalog_records:
+        if not (isinstance(form, Mapping) and "encoding" in form):
+            continue
+        for syn in assembler.syntax_of(unit, form):
+            if syn.problem:
+                continue
+            for variant in range(variants):
+                made = _compose(assembler, unit, form, syn, variant)
+                if made is not None:
+                    out.append(made)
+    # the same again inside a block body, for an instruction that faults outside one (SETC.*, B.* ...)
+    return out + [dataclasses.replace(s, setup=prelude + s.setup, variant=s.variant + variants * (i + 1),
+                                      in_bundle=True) for i, prelude in enumerate(BUNDLE_PRELUDES) for s in out]
+
+
+def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int) -> Scenario | None:
+    widths = _widths(form)
+    values: dict[str, int] = dict.fromkeys(widths, 0)
+    for c in form.get("constraints") or ():
+        if isinstance(c, Mapping) and c.get("operator") == "one-of" and c.get("values"):
+            values[c["field"]] = list(c["values"])[min(variant, len(c["values"]) - 1)]
+    values.update(syn.fixed)
+    if syn.suffix_kind == "type":
+        values["SrcType"] = 1  # .fs: FP32
+    elif syn.suffix_kind in ("enum", "conv") and syn.suffix_codes:
+        code = sorted(syn.suffix_codes.values())[0]
+        if syn.suffix_kind == "conv":
+            values["SrcType"], values["DstType"] = code >> 8, code & 0xFF
+        else:
+            values[next(iter(syn.suffix_fields.values()))] = code
+    sources, dests = iter(SOURCE_REGS), iter(DEST_REGS)
+    operands: list[Operand] = []
+    memory_regs: dict[int, str] = {}
+    in_memory = False
+    for slot in syn.slots:
+        if slot == "[":
+            in_memory = True
+            continue
+        if slot == "]":
+            in_memory = False
+            continue
+        if not isinstance(slot, Slot):
+            continue
+        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs)
+    try:
+        text = assembler.render(syn, values)
+        done = assembler.assemble(text)
+    except (AsmError, StopIteration, KeyError):
+        return None
+    hits = assembler.decoder.decode(done.word, done.length_bits)
+    if not hits or hits[0][0] is not unit:
+        return None
+    fields = dict(done.fields)
+    fp = _fp_type(syn, fields)
+    result = _result_type(syn, fields, fp)
+    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
+    return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
+                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result)
+
+
+def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, in_memory: bool,
+          memory_regs: dict[int, str]) -> None:
+    kind = slot.kind
+    if kind == "reg":
+        reg = next(sources)
+        values[slot.field] = reg
+        if in_memory or slot.in_memory:  # the first is the base; a second register is an index
+            memory_regs[reg] = "index" if memory_regs else "base"
+        if slot.modifier:
+            values[slot.modifier] = slot.modifier_codes.get("", 3)
+        if slot.shift:
+            values[slot.shift] = 0
+    elif kind == "dest":
+        values[slot.field] = next(dests)
+    elif kind == "imm" and slot.field in widths:
+        if in_memory or slot.in_memory:  # an offset: small, positive, aligned for every access size
+            values[slot.field] = min((1, 8)[variant % 2], (1 << widths[slot.field]) - 1) - slot.bias
+        else:
+            values[slot.field] = _imm_value(slot, widths[slot.field], variant)
+    elif kind in ("enum", "named") and slot.names:
+        names = sorted(set(slot.names.values()))
+        values[slot.field] = names[min(variant, len(names) - 1)]
+        values.update(slot.sets)
+    elif kind == "range":
+        values[slot.modifier], values[slot.field] = 2, 3
+    elif kind == "group-record":
+        for part in slot.parts:
+            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs)
+
+
+def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,
+                    memory_regs: dict[int, str], result: str = "") -> tuple[list[str], list[Operand]]:
+    setup: list[str] = []
+    operands: list[Operand] = []
+    ints = INT_VALUES[variant % len(INT_VALUES)]
+    floats = FP_VALUES[variant % len(FP_VALUES)]
+    n = 0
+    memory_done = False
+    if ".pcr" in syn.base.lower() or "pcr" in str(syn.form.get("form_id", "")).lower():
+        setup.append(f"WritePC({word(MEMORY_BASE)});")  # a PC-relative access: the PC points at the memory
+        setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});" for i, b in enumerate(MEMORY_BY_VARIANT[variant % 3])]
+        memory_done = True
+    for slot in _flat(syn.slots):
+        queue = re.fullmatch(r"([tu])#([1-4])", slot.text.strip().lower()) if slot.kind == "lit" else None
+        if queue:  # a fixed queue source (c.slli t#1, ...): push values so that entry exists
+            hand, depth = queue.group(1), int(queue.group(2))
+            for i in range(depth, 0, -1):  # the last push is #1
+                value = QUEUE_VALUES[(i - 1) % len(QUEUE_VALUES)]
+                setup.append(f"WriteScalarDestination({31 if hand == 't' else 30}, {word(value)});")
+            operands.append(Operand(f"{hand}#{depth}", "source", "", str(QUEUE_VALUES[depth - 1])))
+            continue
+        if slot.kind == "reg" and slot.field in fields:
+            reg = fields[slot.field]
+            if reg == 0 or reg >= 24:
+                continue
+            location = f"_PEGPRs[0][{reg}]"
+            if memory_regs.get(reg) == "index":
+                index = (8, 1)[variant % 2]  # (with no shift: an aligned offset for every access size)
+                setup.append(f"WriteGPR({reg}, {word(index)});")
+                operands.append(Operand(SOURCE_NAMES[reg], "source", location, str(index)))
+                continue
+            if reg in memory_regs:
+                setup.append(f"WriteGPR({reg}, {word(MEMORY_BASE)});")
+                operands.append(Operand(SOURCE_NAMES[reg], "memory", location, f"0x{MEMORY_BASE:x}"))
+                if not memory_done:
+                    setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});"
+                              for i, b in enumerate(MEMORY_BY_VARIANT[variant % 3])]
+                    memory_done = True
+                continue
+            if fp:
+                value = floats[n % len(floats)]
+                setup.append(f"WriteGPR({reg}, {word(fp_bits(value, fp))});")
+                operands.append(Operand(SOURCE_NAMES[reg], "source", location, repr(value), fp))
+            else:
+                value = ints[n % len(ints)]
+                setup.append(f"WriteGPR({reg}, {word(value)});")
+                operands.append(Operand(SOURCE_NAMES[reg], "source", location, str(value)))
+            n += 1
+        elif slot.kind == "dest" and slot.field in fields:
+            reg = fields[slot.field]
+            if 0 < reg < 24 and not any(o.location == f"_PEGPRs[0][{reg}]" for o in operands):
+                # an old value no result of the example is: a write of 0 or of a source's value still shows
+                old = fp_bits(DEST_OLD, result) if result else DEST_OLD
+                setup.append(f"WriteGPR({reg}, {word(old)});")
+                operands.append(Operand(DEST_NAMES[reg], "destination", f"_PEGPRs[0][{reg}]",
+                                        repr(float(DEST_OLD)) if result else str(DEST_OLD), result))
+    return setup, operands
+
+
+def _flat(slots):
+    for slot in slots:
+        if isinstance(slot, Slot):
+            if slot.kind == "group-record":
+                yield from _flat(slot.parts)
+            else:
+                yield slot

@@ -1,0 +1,247 @@
+"""Run the teaching scenarios (``teaching``) of every instruction on the spec's ASL model and keep, per unit, the
+first one with a visible effect.
+
+A scenario runs as a v2 case (``exec_model.ModelRunner``) under the ``ieee`` profile. It is kept when it ran
+(status ok), raised no fault and changed some architectural state that is not bookkeeping (the program counter,
+cycle counters, trap-context copies: :data:`BOOKKEEPING`), or for a tile operation wrote a destination element.
+Results are cached by the digest of their inputs: one sealed entry per model (the digest of the model's units,
+the decoders it links and the code that runs them) holding every case's result under the sha256 of its JSON; a
+build in either language, and every later build of the same model, reads them instead of running.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model.catalog import Catalog
+from .teaching import Scenario, scalar_scenarios
+from .teaching_tiles import tile_scenarios
+
+FORMAT = 1
+MAX_RUNS = 64  # scenarios run per instruction at most (the first with a visible effect ends the search)
+# (a block's own state, _BARG, _Bundle*, is not bookkeeping: it is what BSTART and the B.* descriptors do)
+BOOKKEEPING = re.compile(r"^(_PC$|_SystemRegisters\.(cycle|instret|time)|_LastFault$|_LastFaultAddress$|_Trap|_Saved|"
+                         r"_CurrentMemoryAgent$|_Retired|_Cycle|_Event|_Memory(Events|Log)|_ArchitecturalInstruction)")
+
+
+@dataclass(frozen=True)
+class Taught:
+    """One instruction's executed teaching example: the scenario and what the model did."""
+
+    scenario: Scenario
+    result: Mapping
+    tried: int  # scenarios run before this one had an effect (0: the first)
+    finding: str | None = None  # how the NumPy executor disagrees with the model (teaching_check), if it does
+    alias_of: str = ""  # the mnemonic whose example an encoding alias shows
+
+
+@dataclass(frozen=True)
+class Untaught:
+    unit_id: str
+    mnemonic: str
+    reason: str
+
+
+# faults that say the scenario was wrong for the instruction (placement, decoding, an address), not what it does
+SETUP_FAULTS = frozenset({"Fault_None", "Fault_BundleControl", "Fault_IllegalInstruction", "Fault_DataAlignment",
+                          "Fault_DataPage", "Fault_InstructionPage", "Fault_TileLegality"})
+
+
+def own_fault(result: Mapping) -> bool:
+    """The scenario ran and raised a fault that is the instruction's own doing (EBREAK's Fault_SoftwareBreakpoint):
+    a fault example, for an instruction with no example that completes."""
+    fault = result.get("fault")
+    return result.get("status") == "ok" and isinstance(fault, str) and fault.startswith("Fault_") \
+        and fault not in SETUP_FAULTS
+
+
+def is_bookkeeping(name: str) -> bool:
+    return bool(BOOKKEEPING.match(name))
+
+
+def sequential_pc(change, result: Mapping) -> bool:
+    """Whether a ``_PC`` change only steps over the instruction (bookkeeping) rather than branching."""
+    try:
+        before, after = int(str(change[1]), 16), int(str(change[2]), 16)
+    except (TypeError, ValueError, IndexError):
+        return True
+    word = str((result.get("decoded") or {}).get("word") or "")
+    length = max(1, (len(word) - 2) // 2) if word.startswith("0x") else 4
+    return after - before == length
+
+
+def shown_change(change, result: Mapping) -> bool:
+    """A change a reader should see: not bookkeeping (a branch's new PC is shown)."""
+    name = str(change[0])
+    if name == "_PC":
+        return not sequential_pc(change, result)
+    return not is_bookkeeping(name)
+
+
+def visible(result: Mapping) -> bool:
+    if result.get("status") != "ok" or result.get("fault") not in (None, "Fault_None"):
+        return False
+    return any(shown_change(c, result) for c in result.get("changed", ()))
+
+
+@functools.cache
+def code_digest() -> str:
+    from ..model.frozen import code_digest as digest
+    package = Path(__file__).parent.parent
+    return digest(sorted((package / "asl").glob("*.py"))
+                  + [package / "bridge" / name for name in ("teaching.py", "teaching_tiles.py", "teaching_run.py",
+                                                            "exec_model.py", "avs.py")]
+                  + sorted((package / "isa").rglob("*.py")))
+
+
+def model_digest(catalog: Catalog, generated: str | None) -> str:
+    from .. import __version__
+    digest = hashlib.sha256(f"teaching {FORMAT}\0{__version__}\0{code_digest()}\0".encode())
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
+    digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
+    return digest.hexdigest()
+
+
+def case_digest(case: Mapping) -> str:
+    return hashlib.sha256(json.dumps(case, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def unit_scenarios(catalog: Catalog, assembler, unit) -> list[Scenario]:
+    """Every scenario of one instruction, in the order they are tried."""
+    if unit.surface == "tile":
+        return tile_scenarios(catalog, assembler, unit)
+    return scalar_scenarios(assembler, unit)
+
+
+def compose_all(catalog: Catalog) -> dict[str, list[Scenario]]:
+    from ..isa.assembler import Assembler
+    assembler = Assembler(catalog)
+    return {unit.id: unit_scenarios(catalog, assembler, unit) for unit in catalog.instructions}
+
+
+def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None) -> tuple[dict, dict]:
+    """(unit id -> :class:`Taught`, unit id -> :class:`Untaught`) of every instruction of a loaded, error-free tree
+    whose ASL model links with ``generated`` (the decoders; None: it needs none)."""
+    from ..store import sealed_folder
+    scenarios = compose_all(catalog)
+    cache = sealed_folder(cache_dir)
+    entry = f"teaching-{model_digest(catalog, generated)[:32]}.json"
+    known: dict[str, dict] = {}
+    if cache is not None:
+        payload = cache.load(entry)
+        if payload is not None:
+            try:
+                loaded = json.loads(payload.decode("utf-8"))
+                known = loaded if isinstance(loaded, dict) else {}
+            except (UnicodeDecodeError, ValueError):
+                known = {}
+    runner = None
+    fresh = 0
+    taught: dict[str, Taught] = {}
+    untaught: dict[str, Untaught] = {}
+    for unit in catalog.instructions:
+        found = scenarios.get(unit.id) or []
+        if not found:
+            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
+            continue
+        last = ""
+        faulting = None  # the first scenario that raised the instruction's own fault (a fault example)
+        in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
+        runs = 0
+        for tried, scenario in enumerate(found):
+            if scenario.in_bundle and not in_block:
+                continue
+            if runs == MAX_RUNS:
+                break
+            runs += 1
+            case = scenario.case()
+            key = case_digest(case)
+            result = known.get(key)
+            if result is None:
+                if runner is None:
+                    runner = _runner(catalog, generated, cache_dir, scenarios)
+                    if isinstance(runner, str):
+                        return {}, {u.id: Untaught(u.id, u.mnemonic or "", runner) for u in catalog.instructions}
+                result = _run(runner, case)
+                known[key] = result
+                fresh += 1
+            if visible(result):
+                from .teaching_check import disagreement
+                taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
+                break
+            last = last or _why(result)  # the first scenario's reason: the later ones are retries
+            if faulting is None and own_fault(result):
+                faulting = Taught(scenario, result, tried)
+            in_block = in_block or result.get("fault") == "Fault_BundleControl"
+        if unit.id not in taught and faulting is not None:
+            taught[unit.id] = faulting
+        elif unit.id not in taught:
+            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
+    _borrow_for_aliases(catalog, taught, untaught)
+    if fresh and cache is not None:
+        try:
+            cache.save(entry, json.dumps(known, separators=(",", ":"), sort_keys=True).encode("utf-8"))
+        except OSError:
+            pass  # an unwritable cache costs a rerun next time
+    return taught, untaught
+
+
+def _borrow_for_aliases(catalog: Catalog, taught: dict, untaught: dict) -> None:
+    """An encoding alias (``alias_of``: BSTART.VEC of BSTART.TEPL) executes as its target: without an example of its
+    own it shows the target's, saying so (``Taught.alias_of``)."""
+    for uid in list(untaught):
+        unit = catalog.units[uid]
+        target_name = unit.record.get("alias_of")
+        target = catalog.find_instruction(target_name, unit.surface) if isinstance(target_name, str) else None
+        if target is not None and target.id in taught:
+            found = taught[target.id]
+            taught[uid] = Taught(found.scenario, found.result, found.tried, found.finding, target.mnemonic or "")
+            del untaught[uid]
+
+
+def findings(catalog: Catalog, taught: Mapping[str, Taught]) -> list:
+    """One TEACH-NUMPY warning per instruction whose example the NumPy executor computes differently."""
+    from ..model.diagnostics import warning
+    out = []
+    for uid, found in sorted(taught.items()):
+        if found.finding and uid in catalog.units:
+            unit = catalog.units[uid]
+            out.append(warning(unit.path, 1, 1, "TEACH-NUMPY", f"{unit.mnemonic}: the executed example "
+                               f"({found.scenario.asm}) disagrees with the NumPy executor: {found.finding}"))
+    return out
+
+
+def _runner(catalog: Catalog, generated, cache_dir, scenarios):
+    from ..asl.harness import failure_text
+    from .exec_model import ModelRunner
+    calls = sorted({s.instruction["call"] for found in scenarios.values() for s in found if "call" in s.instruction})
+    try:
+        runner = ModelRunner(catalog, generated, cache_dir, "ieee", tuple(calls))
+    except Exception as exc:  # noqa: BLE001 - a model that cannot be linked: no example, said once
+        return f"the tree's ASL model cannot be linked: {failure_text(exc)}"
+    return runner
+
+
+def _run(runner, case: dict) -> dict:
+    from .case_problem import CaseProblem
+    try:
+        result = runner.run(case)
+    except CaseProblem as exc:
+        return {"status": "problem", "message": str(exc)}
+    return {k: result[k] for k in ("status", "message", "entry", "decoded", "result", "exception", "before",
+                                   "changed", "truncated", "read", "fault", "status_flags", "digest")}
+
+
+def _why(result: Mapping) -> str:
+    if result.get("status") != "ok":
+        return str(result.get("message") or result.get("status"))[:300]
+    if result.get("fault") not in (None, "Fault_None"):
+        return f"faults: {result.get('fault')}"
+    return "no visible effect"

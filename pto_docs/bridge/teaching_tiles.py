@@ -1,0 +1,184 @@
+"""Teaching scenarios of tile operations: the semantic handler a unit's catalog record names, called with small
+tiles (2 x 4 valid elements of one named data type, 8 x 4 physical) holding small distinct values.
+
+The handler's arguments come from the record's ``arguments``: ``{"constant": ...}`` as written, a tile operand
+(``destination0``, ``source1``) a tile index of its own, ``scalar0`` a small value, ``address`` an aligned address
+of memory holding recognisable bytes, a flag FALSE, a natural offset 0, a comparison the first of its kind, a
+numeric control round-to-nearest-even without saturation. Shapes follow the role prose: a ``one-row`` source is
+1 x 4, a ``one-column`` source 2 x 1; a row reduction writes 2 x 1, a column reduction 1 x 4.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..isa.assembler import Assembler
+from ..model.catalog import Catalog, Unit
+from .teaching import (
+    MEMORY_BASE,
+    MEMORY_BYTES,
+    TILE_ROWS,
+    TILE_SHAPE,
+    TILE_TYPES,
+    Operand,
+    Scenario,
+    fp_bits,
+    word,
+)
+
+ELEMENT_BYTES = {"FP64": 8, "S64": 8, "U64": 8, "FP32": 4, "S32": 4, "U32": 4, "FP16": 2, "BF16": 2, "S16": 2,
+                 "U16": 2, "S8": 1, "U8": 1}
+FLOAT_TYPES = ("FP32", "FP16", "FP64", "BF16")
+GRIDS = (((1, 2, 3, 4), (5, 6, 7, 8)), ((8, 6, 4, 2), (7, 5, 3, 1)), ((2, 2, 3, 3), (4, 4, 5, 5)),
+         ((1, 1, 2, 2), (3, 3, 1, 1)), ((3, 1, 4, 1), (5, 9, 2, 6)))
+FLOAT_GRIDS = (((1.5, -2.0, 0.5, 4.0), (3.0, 0.25, -1.0, 8.0)), ((0.5, 2.0, 1.5, -4.0), (2.0, 0.75, 1.0, 0.5)),
+               ((1.0, 1.0, 2.0, 2.0), (0.5, 0.5, 3.0, 3.0)), ((2.0, 1.0, 2.0, 1.0), (1.0, 2.0, 1.0, 2.0)),
+               ((4.0, 2.0, 1.0, 0.5), (1.0, 2.0, 4.0, 8.0)))
+SCALAR_VALUE = 3
+# operations whose operands' shapes are tied otherwise than equal (valid rows x columns)
+SHAPES = {"TTRANS": {"destination0": (4, 2)},
+          "TCONCAT": {"source0": (2, 2), "source1": (2, 2), "destination0": (2, 4)}}
+TILE_OPERAND = re.compile(r"^(destination|source)(\d+)$")
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def handler_record(unit: Unit) -> Mapping | None:
+    return next((r for r in unit.catalog_records if isinstance(r, Mapping) and "semantic_handler" in r), None)
+
+
+def _types_for(unit: Unit, record: Mapping) -> tuple[str, ...]:
+    """The data types to try, most telling first, from the roles' prose."""
+    roles = " ".join(str(o.get("role", "")) for o in record.get("operands") or () if isinstance(o, Mapping))
+    named = [t for t in ELEMENT_BYTES if re.search(rf"\b{t}\b", roles)]
+    if "floating" in roles or unit.mnemonic in ("TEXP", "TLOG", "TSQRT", "TRSQRT", "TRECIP"):
+        return ("FP32", "FP16")
+    if named:
+        return tuple(dict.fromkeys(named + ["S32", "FP32"]))
+    return TILE_TYPES
+
+
+def _shape(role: str, reduce_axis: str | None, is_dest: bool) -> tuple[int, int]:
+    rows, cols = TILE_SHAPE
+    if "one-row" in role or "vector" in role or "sequence" in role:
+        return 1, cols
+    if "one-column" in role:
+        return rows, 1
+    if is_dest and reduce_axis == "TileAxis_Row":
+        return rows, 1
+    if is_dest and reduce_axis == "TileAxis_Column":
+        return 1, cols
+    return rows, cols
+
+
+def _names_only(record: Mapping) -> bool:
+    """The record's handler, constants and runtime values are ASL identifiers (they are written into the case's
+    ASL text: anything else in a tree's record is not run)."""
+    names = [record.get("semantic_handler")] + [a.get(k) for a in record.get("arguments") or () if isinstance(a, Mapping)
+                                               for k in ("constant", "runtime", "operand") if k in a]
+    return all(isinstance(n, str) and IDENT.match(n) for n in names)
+
+
+def tile_scenarios(catalog: Catalog, assembler: Assembler, unit: Unit) -> list[Scenario]:
+    record = handler_record(unit)
+    if record is None or not isinstance(record.get("semantic_handler"), str) or not _names_only(record):
+        return []
+    return [made for variant, dtype in enumerate(_types_for(unit, record))
+            if (made := _compose(unit, record, dtype, variant)) is not None]
+
+
+def _command_line(unit: Unit, dtype: str) -> str:
+    block = unit.record.get("block") or ()
+    first = str(block[0]) if block else f"{unit.mnemonic}"
+    return first.replace("DataType", dtype)
+
+
+def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario | None:
+    handler = str(record["semantic_handler"])
+    roles = {str(o.get("field")): str(o.get("role", "")) for o in record.get("operands") or ()
+             if isinstance(o, Mapping)}
+    args = [a for a in record.get("arguments") or () if isinstance(a, Mapping)]
+    axis = next((str(a["constant"]) for a in args if str(a.get("constant", "")).startswith("TileAxis_")), None)
+    reduce_axis = axis if handler == "ExecuteTileReduction" else None
+    index_dest = "index" in " ".join(roles.values()) and "ARG" in "".join(str(a.get("constant", "")) for a in args)
+    setup: list[str] = []
+    operands: list[Operand] = []
+    tiles: list[tuple] = []
+    arguments: list[str] = []
+    indices: dict[str, int] = {}
+    reads: list[str] = []
+    dest_index = None
+    floating = dtype in FLOAT_TYPES
+    for arg in args:
+        if "constant" in arg:
+            arguments.append(str(arg["constant"]))
+            continue
+        if "runtime" in arg:
+            arguments.append(f"{arg['runtime']}()")
+            continue
+        name = str(arg.get("operand", ""))
+        m = TILE_OPERAND.match(name)
+        if m:
+            is_dest = m.group(1) == "destination"
+            if name not in indices:
+                indices[name] = len(indices) + 1  # T1, T2 ... in the order the handler takes them
+                index = indices[name]
+                named = [t for t in ELEMENT_BYTES if re.search(rf"\b{t}\b", roles.get(name, ""))]
+                tdtype = "S32" if is_dest and index_dest else dtype if not named or dtype in named else named[0]
+                rows, cols = SHAPES.get(unit.mnemonic or "", {}).get(name) or _shape(
+                    roles.get(name, "") + (" sequence" if unit.mnemonic == "TCI" else ""), reduce_axis, is_dest)
+                size = ELEMENT_BYTES.get(tdtype, 4)
+                physical = 1 if cols == 1 else 4  # a one-column tile is one column wide
+                setup.append(f"ConfigureTile({index}, {max(128, TILE_ROWS * physical * size)}, {TILE_ROWS}, {physical}, "
+                             f"{rows}, {cols}, "
+                             f"TileDataType_{tdtype}, TileLayout_RowMajor, TileLocation_Any);")
+                grid = None
+                if not is_dest:
+                    k = int(m.group(2)) % len(GRIDS)
+                    source = FLOAT_GRIDS[k] if tdtype in FLOAT_TYPES else GRIDS[k]
+                    grid = tuple(tuple(source[r][c] for c in range(cols)) for r in range(rows))
+                    for r in range(rows):
+                        for c in range(cols):
+                            v = grid[r][c]
+                            bits = fp_bits(v, tdtype) if tdtype in FLOAT_TYPES else v
+                            setup.append(f"WriteTileElement({index}, {r}, {c}, {word(bits)});")
+                else:
+                    dest_index = dest_index or index
+                    reads += [f"ReadTileElement({index}, {r}, {c})" for r in range(rows) for c in range(cols)]
+                tiles.append((index, "destination" if is_dest else "source", tdtype, rows, cols, grid))
+                operands.append(Operand(f"T{index}", "tile", f"_Tiles[{index}]", "", tdtype))
+            arguments.append(str(indices[name]))
+        elif name.startswith("scalar"):
+            role = roles.get(name, "")
+            scalar_fp = floating or "FP32" in role
+            value = fp_bits(float(SCALAR_VALUE), "FP32" if "FP32" in role else dtype) if scalar_fp else SCALAR_VALUE
+            if "zero point" in role:
+                value = 0
+            if unit.mnemonic in ("TLOAD", "TSTORE"):
+                value = 16
+            arguments.append(word(value))
+            operands.append(Operand(name, "immediate", "", str(float(SCALAR_VALUE) if floating else value), dtype))
+        elif name == "address":
+            setup += [f"WriteMemoryByte({word(MEMORY_BASE + i)}, Zeros{{8}} + 0x{b:02x});"
+                      for i, b in enumerate(MEMORY_BYTES)]
+            arguments.append(word(MEMORY_BASE))
+            operands.append(Operand("address", "memory", "", f"0x{MEMORY_BASE:x}"))
+        elif name.startswith("flag"):
+            arguments.append("FALSE")
+        elif name.startswith(("natural", "diagonal")) or name in ("diagonal", "selected_byte"):
+            arguments.append("0")
+        elif name.startswith("positive") or name == "sort_width":
+            arguments.append("4")
+        elif name == "comparison":
+            arguments.append("TileComparison_LT")
+        elif name == "numeric_control":
+            arguments.append("NumericExecutionControl{rounding_mode = NumericRound_RNE, saturating = FALSE}")
+        else:
+            return None
+    if not reads and unit.mnemonic not in ("TSTORE", "MSCATTER", "MSCATTER_MASK", "TPREFETCH"):
+        return None
+    if unit.mnemonic in ("TSTORE", "MSCATTER", "MSCATTER_MASK"):
+        reads = [f"ReadMemoryByte({word(MEMORY_BASE + i)})" for i in range(16)]
+    return Scenario(unit.id, unit.mnemonic or "", "tile", _command_line(unit, dtype), tuple(setup),
+                    {"call": handler, "arguments": arguments}, tuple(reads), tuple(operands), data_type=dtype,
+                    variant=variant, tiles=tuple(tiles))

@@ -1,0 +1,223 @@
+"""The page view of an instruction's own teaching example (``bridge.teaching_run.Taught``): the assembly that ran,
+its operands as the syntax names them with typed values, the state it changed named the way a reader knows it
+(``a4``, ``memory[0x200]``, tile ``T1``), the bookkeeping (program counter, cycle counters, block and trap
+context) folded away, and a one-line caption.
+
+Values are typed: an FP register of an FP32/FP64 example shows its number (``3.75``), an integer a signed
+decimal (``-12``), a byte ``0x7f``; the exact bits are the cell's hover title."""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..bridge.exec_model import FLAG_NAMES
+from ..bridge.teaching_run import is_bookkeeping, shown_change
+
+__all__ = ["shown_change", "teaching_view", "teaching_views", "typed"]
+
+GPR = re.compile(r"^_PEGPRs\[0\]\[(\d+)(?:\.\.(\d+))?\]$")
+MEMORY = re.compile(r"^_Memory\[(\d+)(?:\.\.(\d+))?\]$")
+TILE = re.compile(r"^_Tiles\[(\d+)\]\.")
+GPR_NAMES = ("zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra",
+             "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3")
+FLOAT_FORMATS = {"FP32": ("<I", "<f", 32), "FP64": ("<Q", "<d", 64), "FP16": ("<H", "<e", 16)}
+
+
+@dataclass(frozen=True)
+class Value:
+    text: str
+    bits: str  # the exact bits (hover title)
+
+
+@dataclass(frozen=True)
+class Change:
+    name: str  # as a reader knows it: a4, memory[0x1e0], T1[0][2]
+    before: Value
+    after: Value
+
+
+@dataclass(frozen=True)
+class OperandRow:
+    name: str
+    kind: str
+    value: Value | None
+    data_type: str
+
+
+@dataclass(frozen=True)
+class TileGrid:
+    name: str
+    role: str
+    data_type: str
+    rows: tuple[tuple[Value, ...], ...]
+
+
+@dataclass(frozen=True)
+class TeachingView:
+    asm: str
+    word: str | None
+    surface: str
+    call: str | None  # a tile operation: the semantic handler called
+    data_type: str
+    in_bundle: bool
+    alias_of: str
+    fault: str  # a fault example: the fault the instruction raised ('' for an example that completes)
+    operands: tuple[OperandRow, ...]
+    changes: tuple[Change, ...]
+    folded: tuple[tuple[str, str, str], ...]  # bookkeeping and model-internal rows: (name, before, after)
+    tiles: tuple[TileGrid, ...]
+    flags: tuple[tuple[str, bool], ...]
+    caption_inputs: str
+    caption_outputs: str
+    digest: str
+
+
+def _int(text: str) -> int | None:
+    try:
+        return int(text, 16) if text.startswith("0x") else int(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def typed(raw: str, data_type: str = "", width: int = 64) -> Value:
+    """The reader's text of a model value: a float of an FP type, a signed decimal, or the text as it is."""
+    n = _int(raw)
+    if n is None:
+        return Value(raw, raw)
+    if data_type in FLOAT_FORMATS:
+        ifmt, ffmt, bits = FLOAT_FORMATS[data_type]
+        low = n & ((1 << bits) - 1)
+        value = struct.unpack(ffmt, struct.pack(ifmt, low))[0]
+        text = "NaN" if value != value else repr(value) if data_type == "FP64" else _short(value, ffmt)
+        return Value(text, f"0x{low:0{bits // 4}x}")
+    if width == 8:
+        return Value(f"0x{n:02x}", f"0x{n:02x}")
+    signed = n - (1 << width) if n >> (width - 1) & 1 else n
+    text = str(signed) if abs(signed) < 1 << 20 else f"0x{n:x}"
+    return Value(text, f"0x{n:0{width // 4}x}")
+
+
+def _short(value: float, ffmt: str) -> str:
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    for digits in range(1, 18):
+        text = format(value, f".{digits}g")
+        if struct.unpack(ffmt, struct.pack(ffmt, float(text)))[0] == value:
+            return text if any(ch in text for ch in ".en") else text + ".0"  # a float reads as one: 99.0
+    return repr(value)
+
+
+def _split(name: str, before: str | None, after: str | None) -> list[tuple[str, str | None, str | None, int]]:
+    """A grouped row (``_PEGPRs[0][2..3]``) as its elements: (reader's name, before, after, width)."""
+    for pattern, label, width in ((GPR, "gpr", 64), (MEMORY, "mem", 8)):
+        m = pattern.match(name)
+        if not m:
+            continue
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        bs = (before or "").split() if before is not None else [None] * (last - first + 1)
+        as_ = (after or "").split() if after is not None else [None] * (last - first + 1)
+        out = []
+        for i, index in enumerate(range(first, last + 1)):
+            shown = (GPR_NAMES[index] if index < len(GPR_NAMES) else f"gpr{index}") if label == "gpr" \
+                else f"memory[0x{index:x}]"
+            out.append((shown, bs[i] if i < len(bs) else None, as_[i] if i < len(as_) else None, width))
+        return out
+    return []
+
+
+def teaching_view(taught) -> TeachingView:
+    s, result = taught.scenario, taught.result
+    # each register typed as its operand is (a source of an FP32 example, an FP or integer destination)
+    regs_fp = {o.name: o.data_type for o in s.operands if o.kind in ("source", "destination")}
+    fp = s.data_type if s.surface != "tile" else ""
+    changes: list[Change] = []
+    folded: list[tuple[str, str, str]] = []
+    for name, before, after in (tuple(c) for c in result.get("changed", ())):
+        parts = _split(str(name), before, after)
+        if parts:
+            for shown, b, a, width in parts:
+                dtype = regs_fp.get(shown, "") if width == 64 else ""
+                changes.append(Change(shown, typed(b or "0", dtype, width), typed(a or "0", dtype, width)))
+        elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target is shown
+            changes.append(Change("pc", typed(before or "0"), typed(after or "0")))
+        elif s.surface != "tile" and not is_bookkeeping(str(name)):  # block state a B.* descriptor sets, ...
+            changes.append(Change(_model_label(str(name)), Value(str(before), str(before)),
+                                  Value(str(after), str(after))))
+        else:
+            folded.append((str(name), str(before), str(after)))
+    operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
+                     if o.kind not in ("destination", "tile"))  # (tiles are shown as their grids)
+    tiles = _tiles(s, result)
+    raised = result.get("status_flags") or {}
+    flags = tuple((k, bool(raised[k])) for k in FLAG_NAMES if k in raised)  # (a cached result's keys are sorted)
+    inputs = ", ".join(f"{o.name} = {o.value.text}" for o in operands if o.value is not None)
+    if s.surface == "tile":
+        inputs = ", ".join(f"{t.name} ({t.data_type})" for t in tiles if t.role == "source") or inputs
+        outputs = ", ".join(f"{t.name}" for t in tiles if t.role == "destination")
+    else:
+        outputs = ", ".join(f"{c.name} = {c.after.text}" for c in changes[:4])
+        if not outputs and folded:
+            outputs = ", ".join(_model_label(n) for n, _b, _a in folded if not is_bookkeeping(n))[:200]
+    decoded = result.get("decoded") or {}
+    call = None
+    if "call" in s.instruction:
+        call = f"{s.instruction['call']}({', '.join(s.instruction.get('arguments', ()))})"
+    return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle,
+                        getattr(taught, "alias_of", ""), _fault(result), operands,
+                        tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")))
+
+
+def _fault(result: Mapping) -> str:
+    fault = result.get("fault")
+    return fault if isinstance(fault, str) and fault not in ("", "Fault_None") else ""
+
+
+def _model_label(name: str) -> str:
+    return name.lstrip("_")
+
+
+def _operand_value(o, fp: str) -> Value | None:
+    if not o.value:
+        return None
+    if o.kind == "memory":
+        return Value(o.value, o.value)
+    if o.data_type in FLOAT_FORMATS:
+        from ..bridge.teaching import fp_bits
+        bits = fp_bits(float(o.value), o.data_type)
+        return Value(o.value, f"0x{bits:0{FLOAT_FORMATS[o.data_type][2] // 4}x}")
+    n = _int(o.value)
+    return Value(o.value, f"0x{n & (1 << 64) - 1:x}" if n is not None else o.value)
+
+
+def _tiles(s, result: Mapping) -> tuple[TileGrid, ...]:
+    out: list[TileGrid] = []
+    reads = result.get("read") or {}
+    for index, role, dtype, rows, cols, grid in sorted(s.tiles, key=lambda t: t[1] != "source"):  # inputs first
+        if role == "source" and grid is not None:
+            values = tuple(tuple(_tile_value(v, dtype) for v in row) for row in grid)
+        else:
+            values = tuple(tuple(typed(str(reads.get(f"ReadTileElement({index}, {r}, {c})", "?")), dtype,
+                                       _width(dtype)) for c in range(cols)) for r in range(rows))
+        out.append(TileGrid(f"T{index}", role, dtype, values))
+    return tuple(out)
+
+
+def _width(dtype: str) -> int:
+    digits = "".join(ch for ch in dtype if ch.isdigit())
+    return int(digits) if digits else 64
+
+
+def _tile_value(v, dtype: str) -> Value:
+    if dtype in FLOAT_FORMATS:
+        from ..bridge.teaching import fp_bits
+        return Value(_short(float(v), FLOAT_FORMATS[dtype][1]) if dtype != "FP64" else repr(float(v)),
+                     f"0x{fp_bits(float(v), dtype):0{FLOAT_FORMATS[dtype][2] // 4}x}")
+    width = _width(dtype)
+    return Value(str(v), f"0x{int(v) & ((1 << width) - 1):0{width // 4}x}")
+
+
+def teaching_views(taught: Sequence) -> tuple[TeachingView, ...]:
+    return tuple(teaching_view(t) for t in taught)

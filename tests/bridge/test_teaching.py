@@ -1,0 +1,177 @@
+"""The teaching scenarios (bridge/teaching*.py): composed from an instruction's syntax and operand kinds, run on
+the ASL model, kept only with a visible effect, cached by the digest of their inputs, checked against the NumPy
+executor. Fixtures are the repository's catalog/ tree (its toy ASL model) and made-up operand slots."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import numpy as np
+import pytest
+
+from pto_docs.bridge import teaching, teaching_run
+from pto_docs.bridge.teaching import Operand, Scenario, _fill, _imm_value
+from pto_docs.isa.assembler.syntax import Slot
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    return load_catalog(REPO / "catalog").catalog
+
+
+def _f32(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+# -- made-up operand kinds ------------------------------------------------------------------------------------
+def test_immediates_are_mid_range_and_negative_where_signed():
+    signed = Slot("imm", "imm", signed=True)
+    assert _imm_value(signed, 12, 0) == (-12) & 0xFFF  # the field's encoding of -12
+    assert _imm_value(signed, 12, 1) == 9
+    assert _imm_value(signed, 3, 0) == 0b111  # too narrow for -12: -1
+    unsigned = Slot("imm", "n", bias=1)  # N of "M, N": encoded as N - 1
+    assert _imm_value(unsigned, 6, 0) == 11
+    assert _imm_value(Slot("imm", "s"), 2, 0) == 3  # the widest value a 2-bit field holds
+
+
+def test_registers_are_distinct_and_memory_operands_are_base_then_index():
+    values, widths, regs = {}, {"SrcL": 5, "SrcR": 5, "RegDst": 5, "imm": 12}, {}
+    sources, dests = iter(teaching.SOURCE_REGS), iter(teaching.DEST_REGS)
+    for slot, in_memory in ((Slot("reg", "SrcL"), True), (Slot("reg", "SrcR"), True),
+                            (Slot("imm", "imm", signed=True), True), (Slot("dest", "RegDst"), False)):
+        _fill(slot, values, widths, sources, dests, 0, in_memory, regs)
+    assert values["SrcL"] != values["SrcR"] and values["RegDst"] not in (values["SrcL"], values["SrcR"])
+    assert regs == {values["SrcL"]: "base", values["SrcR"]: "index"}
+    assert values["imm"] == 1  # an offset inside [...] is small and positive, not -12
+
+
+# -- scenarios of the catalog tree ----------------------------------------------------------------------------
+def test_scalar_scenario_assembles_back_to_its_unit(catalog):
+    from pto_docs.isa.assembler import Assembler
+    assembler = Assembler(catalog)
+    unit = catalog.units["PTO-SCALAR-SWI"]
+    found = teaching.scalar_scenarios(assembler, unit)
+    assert found, "no scenario for SWI"
+    first = found[0]
+    done = assembler.assemble(first.asm)
+    assert assembler.decoder.decode(done.word, done.length_bits)[0][0] is unit
+    assert first.instruction == {"asm": first.asm} and "<" not in first.asm.replace("<<", "")  # concrete, no template
+    sources = [o for o in first.operands if o.kind == "source"]
+    assert len({o.name for o in sources}) == len(sources) and len({o.value for o in sources}) == len(sources)
+    # retries inside a block body come after the plain scenarios, with the same assembly
+    assert any(s.in_bundle and s.asm == first.asm for s in found[1:])
+
+
+def test_tile_scenario_names_its_data_type_and_small_tiles(catalog):
+    unit = catalog.units["PTO-TILE-TSQRT"]
+    from pto_docs.isa.assembler import Assembler
+    found = teaching_run.unit_scenarios(catalog, Assembler(catalog), unit)
+    assert [s.data_type for s in found] == ["FP32", "FP16"]  # a floating-only operation: floating types only
+    first = found[0]
+    assert first.asm.endswith("TSQRT, FP32") and "call" in first.instruction
+    sources = [t for t in first.tiles if t[1] == "source"]
+    assert sources and all(t[2] == "FP32" and t[3] * t[4] <= 8 for t in sources)
+
+
+@pytest.fixture(scope="module")
+def taught(catalog, tmp_path_factory):
+    cache = tmp_path_factory.mktemp("teaching-cache")
+    return (*teaching_run.teach(catalog, None, cache), cache)
+
+
+def test_catalog_examples_run_with_a_visible_effect_and_ieee_values(taught):
+    done, missing, _cache = taught
+    assert {"PTO-TILE-TSQRT", "PTO-TILE-TCOLEXPAND"} <= set(done)
+    for found in done.values():
+        assert teaching_run.visible(found.result)
+    sqrt = done["PTO-TILE-TSQRT"]
+    source = next(t for t in sqrt.scenario.tiles if t[1] == "source")
+    dest = next(t for t in sqrt.scenario.tiles if t[1] == "destination")
+    for r in range(dest[3]):
+        for c in range(dest[4]):
+            got = _f32(int(sqrt.result["read"][f"ReadTileElement({dest[0]}, {r}, {c})"], 16))
+            with np.errstate(invalid="ignore"):
+                want = float(np.sqrt(np.float32(source[5][r][c])))
+            assert got == want or (math.isnan(got) and math.isnan(want)), (r, c, got, want)
+    # every instruction without an example says why
+    assert all(m.reason for m in missing.values())
+
+
+def test_results_are_cached_by_the_digest_of_their_inputs(catalog, taught, monkeypatch):
+    done, _missing, cache = taught
+
+    def no_model(*_a, **_k):
+        raise AssertionError("a cached run linked the model again")
+    monkeypatch.setattr(teaching_run, "_runner", no_model)
+    again, _ = teaching_run.teach(catalog, None, cache)
+    assert {k: v.result["digest"] for k, v in again.items()} == {k: v.result["digest"] for k, v in done.items()}
+    # another model (other decoders text) is another entry: it runs
+    with pytest.raises(AssertionError, match="linked the model again"):
+        teaching_run.teach(catalog, "// other decoders", cache)
+
+
+def test_visible_effect_excludes_bookkeeping_and_faults():
+    ok = {"status": "ok", "fault": "Fault_None", "decoded": {"word": "0x00000000"}}
+    assert not teaching_run.visible({**ok, "changed": [["_PC", "0x0", "0x4"], ["_SystemRegisters.cycle", "0x0", "0x1"]]})
+    assert teaching_run.visible({**ok, "changed": [["_PC", "0x0", "0x40"]]})  # a branch: its new PC is the effect
+    assert teaching_run.visible({**ok, "changed": [["_PEGPRs[0][6]", "0x63", "0xc"]]})
+    assert not teaching_run.visible({**ok, "fault": "Fault_DataAlignment", "changed": [["_PEGPRs[0][6]", "0x63", "0x0"]]})
+
+
+def test_numpy_disagreement_is_a_finding(catalog, taught):
+    from pto_docs.bridge.teaching_check import disagreement
+    done, _missing, _cache = taught
+    found = done["PTO-TILE-TCOLEXPAND"]
+    assert disagreement(found.scenario, found.result) is None  # the toy model and the executor agree
+    wrong = dict(found.result)
+    wrong["read"] = {k: "0x0000000000000063" for k in found.result["read"]}
+    assert "NumPy executor" in disagreement(found.scenario, wrong)
+    diags = teaching_run.findings(catalog, {found.scenario.unit_id: teaching_run.Taught(
+        found.scenario, wrong, 0, disagreement(found.scenario, wrong))})
+    assert [d.code for d in diags] == ["TEACH-NUMPY"] and not diags[0].is_error
+
+
+def test_scenario_case_is_a_v2_case():
+    s = Scenario("U", "ADD", "scalar", "add a0, a1, ->a4", ("WriteGPR(2, Zeros{PTO_XLEN} + 0x7);",),
+                 {"asm": "add a0, a1, ->a4"}, operands=(Operand("a0", "source", "_PEGPRs[0][2]", "7"),))
+    from pto_docs.bridge.exec_model import check_case
+    check_case(s.case())
+    assert s.case()["profile"] == "ieee"
+
+
+def test_an_encoding_alias_shows_its_targets_example(catalog):
+    alias = next(u for u in catalog.instructions if isinstance(u.record.get("alias_of"), str))
+    target = catalog.find_instruction(alias.record["alias_of"], alias.surface)
+    found = teaching_run.Taught(Scenario(target.id, target.mnemonic, "block", "x", (), {"asm": "x"}), {}, 0)
+    taught = {target.id: found}
+    untaught = {alias.id: teaching_run.Untaught(alias.id, alias.mnemonic, "no scenario")}
+    teaching_run._borrow_for_aliases(catalog, taught, untaught)
+    assert alias.id not in untaught and taught[alias.id].alias_of == target.mnemonic
+    assert taught[alias.id].scenario is found.scenario
+
+
+def test_a_record_that_is_not_identifiers_gives_no_tile_scenario(catalog):
+    """A hostile record's handler or constant would be written into the case's ASL text: it is not run."""
+    from types import SimpleNamespace
+
+    from pto_docs.bridge.teaching_tiles import handler_record, tile_scenarios
+    from pto_docs.model.frozen import thaw
+    unit = catalog.units["PTO-TILE-TCOLEXPAND"]
+    record = thaw(handler_record(unit))
+
+    def fake(rec):
+        return SimpleNamespace(catalog_records=[rec], record=unit.record, mnemonic=unit.mnemonic, id=unit.id)
+    assert tile_scenarios(catalog, None, fake(record))  # the record as it is: scenarios
+    for key, value in (("semantic_handler", "ExecuteTileExpand(1); Evil"), ("arguments", [{"constant": "X); Evil("}])):
+        assert tile_scenarios(catalog, None, fake({**record, key: value})) == []
+
+
+def test_a_fault_example_is_the_instructions_own_fault_only():
+    ran = {"status": "ok", "changed": [["_ACRTrapCause[0]", "0x0", "0x3"]]}
+    assert teaching_run.own_fault({**ran, "fault": "Fault_SoftwareBreakpoint"})
+    for wrong_scenario in ("Fault_None", "Fault_BundleControl", "Fault_IllegalInstruction", "Fault_DataAlignment"):
+        assert not teaching_run.own_fault({**ran, "fault": wrong_scenario})
+    assert not teaching_run.own_fault({"status": "problem", "fault": "Fault_SoftwareBreakpoint"})

@@ -1,0 +1,72 @@
+"""Every instruction of a real PTO-ISA/pto-spec checkout (PTO_SPEC_CHECKOUT) gets pto-docs' own executed example
+with a visible effect, and the scalar FP examples equal IEEE 754 as NumPy computes it. One run of the whole tree is
+shared by the module (its results then come from the run's own user cache)."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.realtree
+
+# the examples pto-docs cannot make on 0.58.3 yet, and why (the report of the change lists them)
+KNOWN_MISSING = 44
+
+
+@pytest.fixture(scope="module")
+def real_taught(real_load, asl_model_cache):
+    from pto_docs.api import teach
+    return teach(real_load.catalog, str(asl_model_cache))
+
+
+def test_nearly_every_instruction_has_an_executed_example_with_a_visible_effect(real_load, real_taught):
+    from pto_docs.bridge.teaching_run import own_fault, visible
+    taught, missing = real_taught
+    instructions = real_load.catalog.instructions
+    assert set(taught) | set(missing) == {u.id for u in instructions}
+    assert all(visible(t.result) or own_fault(t.result) for t in taught.values())
+    faulting = {t.scenario.mnemonic: t.result["fault"] for t in taught.values() if not visible(t.result)}
+    assert faulting == {"EBREAK": "Fault_SoftwareBreakpoint", "C.EBREAK": "Fault_SoftwareBreakpoint"}
+    assert len(missing) <= KNOWN_MISSING, sorted(m.mnemonic for m in missing.values())
+    assert all(m.reason for m in missing.values())
+    assert not [t for t in taught.values() if t.finding], "the NumPy executor disagrees"
+
+
+@pytest.mark.xfail(strict=True, reason="44 instructions of 0.58.3 have no executed example yet (see KNOWN_MISSING)")
+def test_every_instruction_has_an_executed_example(real_taught):
+    assert not real_taught[1]
+
+
+def _value(text: str, data_type: str):
+    bits = int(text, 16)
+    if data_type == "FP32":
+        return np.frombuffer(struct.pack("<I", bits & 0xFFFFFFFF), dtype=np.float32)[0]
+    return np.frombuffer(struct.pack("<Q", bits), dtype=np.float64)[0]
+
+
+IEEE = {"FADD": lambda a, b: a + b, "FSUB": lambda a, b: a - b, "FMUL": lambda a, b: a * b,
+        "FDIV": lambda a, b: a / b, "FSQRT": lambda a: np.sqrt(a), "FMIN": np.minimum, "FMAX": np.maximum,
+        "FABS": np.abs, "FMADD": lambda a, b, c: a * b + c, "FMSUB": lambda a, b, c: a * b - c}
+
+
+def test_scalar_fp_examples_equal_ieee(real_taught):
+    taught = {t.scenario.mnemonic: t for t in real_taught[0].values()}
+    checked = 0
+    for mnemonic, op in IEEE.items():
+        found = taught.get(mnemonic)
+        assert found is not None, f"{mnemonic} has no executed example"
+        s = found.scenario
+        dtype = np.float32 if s.data_type == "FP32" else np.float64
+        args = [dtype(float(o.value)) for o in s.operands if o.kind == "source"]
+        dest = next(o for o in s.operands if o.kind == "destination")
+        after = next(c[2] for c in found.result["changed"] if c[0] == dest.location)
+        if mnemonic in ("FMADD", "FMSUB"):  # fused: one rounding, computed exactly in float64 from float32 inputs
+            want = dtype(op(*(np.float64(a) for a in args)))
+        else:
+            want = op(*args)
+        got = _value(after, s.data_type)
+        assert got.tobytes() == dtype(want).tobytes(), (mnemonic, s.asm, [float(a) for a in args], got, want)
+        checked += 1
+    assert checked == len(IEEE)

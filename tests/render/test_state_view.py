@@ -1,0 +1,67 @@
+"""The page view of a teaching example (render/state_view.py): registers named as the syntax names them, typed
+values with their exact bits, grouped model rows split, bookkeeping and model-internal rows folded, a caption."""
+
+from __future__ import annotations
+
+from pto_docs.bridge.teaching import Operand, Scenario
+from pto_docs.bridge.teaching_run import Taught
+from pto_docs.render.state_view import teaching_view, typed
+
+FADD = Scenario("PTO-SCALAR-FADD", "FADD", "scalar", "fadd.fs a0, a1, ->a4", (), {"asm": "fadd.fs a0, a1, ->a4"},
+                operands=(Operand("a0", "source", "_PEGPRs[0][2]", "1.5", "FP32"),
+                          Operand("a1", "source", "_PEGPRs[0][3]", "2.25", "FP32"),
+                          Operand("a4", "destination", "_PEGPRs[0][6]", "99.0", "FP32")),
+                data_type="FP32", result_type="FP32")
+RESULT = {"status": "ok", "fault": "Fault_None", "digest": "d" * 64,
+          "decoded": {"word": "0x0231034b"},
+          "changed": [["_PC", "0x0000000000000000", "0x0000000000000004"],
+                      ["_PEGPRs[0][6]", "0x0000000042c60000", "0x0000000040700000"],
+                      ["_SystemRegisters.cycle", "0x0000000000000000", "0x0000000000000001"],
+                      ["_BARG.taken", "FALSE", "TRUE"]],
+          "status_flags": {"NV": False, "DZ": False, "OF": False, "UF": False, "NX": False}}
+
+
+def test_typed_values_carry_their_exact_bits():
+    assert typed("0x0000000040700000", "FP32") .text == "3.75"
+    assert typed("0x0000000040700000", "FP32").bits == "0x40700000"
+    assert typed("0xbff0000000000000", "FP64").text == "-1.0"
+    assert typed("0x000000007fc00000", "FP32").text == "NaN"
+    assert typed("0xfffffffffffffff4").text == "-12"  # a signed decimal, not 0xffff...f4
+    assert typed("0xfffffffffffffff4").bits == "0xfffffffffffffff4"
+    assert typed("0x7f", width=8).text == "0x7f"
+
+
+def test_changes_are_named_by_the_syntax_and_bookkeeping_is_folded():
+    view = teaching_view(Taught(FADD, RESULT, 0))
+    # block state (what BSTART and the B.* descriptors set) is shown, by its name without the model's underscore
+    assert [(c.name, c.before.text, c.after.text) for c in view.changes] == [("a4", "99.0", "3.75"),
+                                                                             ("BARG.taken", "FALSE", "TRUE")]
+    assert view.changes[0].after.bits == "0x40700000"
+    assert {name for name, _b, _a in view.folded} == {"_PC", "_SystemRegisters.cycle"}
+    assert not any(c.name.startswith("_") for c in view.changes)  # no raw model name is shown unfolded
+    assert view.caption_inputs == "a0 = 1.5, a1 = 2.25" and view.caption_outputs.startswith("a4 = 3.75")
+    assert [o.name for o in view.operands] == ["a0", "a1"] and view.operands[0].value.bits == "0x3fc00000"
+
+
+def test_grouped_register_rows_are_split_and_a_branch_shows_its_target():
+    result = {**RESULT, "changed": [["_PEGPRs[0][2..3]", "0x0 0x1", "0x5 0x6"], ["_PC", "0x0", "0x40"]]}
+    plain = Scenario("U", "J", "scalar", "j 16", (), {"asm": "j 16"})
+    view = teaching_view(Taught(plain, result, 0))
+    assert [(c.name, c.after.text) for c in view.changes] == [("a0", "5"), ("a1", "6"), ("pc", "64")]
+    assert view.folded == ()
+
+
+def test_a_fault_example_names_its_fault():
+    ebreak = Scenario("U", "EBREAK", "scalar", "ebreak 3", (), {"asm": "ebreak 3"}, in_bundle=True)
+    result = {**RESULT, "fault": "Fault_SoftwareBreakpoint", "changed": [["_ACRTrapCause[0]", "0x000000", "0x000003"]]}
+    view = teaching_view(Taught(ebreak, result, 0))
+    assert view.fault == "Fault_SoftwareBreakpoint" and view.in_bundle
+    assert [c.name for c in view.changes] == ["ACRTrapCause[0]"]
+    assert teaching_view(Taught(FADD, RESULT, 0)).fault == ""
+
+
+def test_flags_keep_their_order_whatever_the_results_key_order():
+    fresh = teaching_view(Taught(FADD, RESULT, 0)).flags
+    cached = {**RESULT, "status_flags": dict(sorted(RESULT["status_flags"].items()))}  # as the sealed JSON has them
+    assert teaching_view(Taught(FADD, cached, 0)).flags == fresh
+    assert [name for name, _raised in fresh] == ["NV", "DZ", "OF", "UF", "NX"]

@@ -1,0 +1,55 @@
+"""Instruction pages show their own executed example by default (teaching_examples: run), in both languages, with
+no raw model name or bookkeeping row outside the folded details: on the catalog tree's site and, when
+PTO_SPEC_CHECKOUT is set, on the real tree's (``real_site``: `pto-docs init` + `mkdocs build`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+SECTION = re.compile(r'<section class="pto-section pto-teaching".*?</section>', re.DOTALL)
+FOLDED = re.compile(r"<details.*?</details>", re.DOTALL)
+RAW = re.compile(r"_(PEGPRs|PC|SystemRegisters|Tiles|Memory|BARG|Bundle)\b")
+
+
+def _sections(site: Path, lang: str) -> dict[str, str]:
+    out = {}
+    for page in (site / lang / "instructions").rglob("index.html"):
+        found = SECTION.search(page.read_text("utf-8"))
+        if found:
+            out[page.parent.name] = found.group(0)
+    return out
+
+
+def _check_shown_state(sections: dict[str, str]) -> None:
+    for name, html in sections.items():
+        shown = FOLDED.sub("", html)
+        assert not RAW.search(shown), (name, RAW.search(shown).group(0))
+        assert 'class="pto-example-caption"' in shown
+
+
+def test_catalog_pages_show_their_executed_example(built_site):
+    for lang, title in (("", "Executed example"), ("zh-CN", "执行示例")):
+        sections = _sections(built_site, lang)
+        assert {"TSQRT", "TCOLEXPAND"} <= set(sections)
+        page = next((built_site / lang / "instructions").rglob("TSQRT/index.html")).read_text("utf-8")
+        assert title in page and 'id="executed-example"' in page
+        _check_shown_state(sections)
+        # the tile's data type is named, and every shown value has its exact bits on hover
+        assert "<code>FP32</code>" in sections["TSQRT"]
+        assert re.search(r'<td class="pto-cell pto-cell--valid" title="0x[0-9a-f]{8}">1\.5</td>', sections["TSQRT"])
+
+
+@pytest.mark.realtree
+def test_real_tree_pages_show_their_executed_example(real_site, real_load):
+    from tests.bridge.test_teaching_realtree import KNOWN_MISSING
+    instructions = len(real_load.catalog.instructions)
+    for lang in ("", "zh-CN"):
+        sections = _sections(real_site, lang)
+        assert len(sections) >= instructions - KNOWN_MISSING
+        _check_shown_state(sections)
+    en = _sections(real_site, "")
+    assert "fadd.fs a0, a1, -&gt;a4 with a0 = 1.5, a1 = 2.25 gives a4 = 3.75." in en["FADD"]
+    assert "AslCompileError" not in "".join(en.values())
