@@ -20,7 +20,7 @@ from .encoding_view import EncodingView, encoding_view
 from .env import Prose
 from .evidence import EvidenceView, evidence_view
 from .examples_view import ExampleView, example_views
-from .fragments import highlighted, json_block, plain_asl
+from .fragments import highlighted, json_block
 
 
 @dataclass(frozen=True)
@@ -167,18 +167,27 @@ class CostlyParts:
     encoding: EncodingView
     record_json: Markup
     trace_json: Markup
+    asl_names: tuple[str, ...] = ()  # every name the regions show (each linked or not by the identifier index)
 
 
 def costly_parts(data: SiteData, unit: Unit, trace: dict[str, Any] | None = None) -> CostlyParts:
     """``trace``: the unit's traceability row when the caller has it already."""
+    from ..analysis.asl_index import identifier_index
+    from .asl_links import link_names, name_tokens
+    index, src = identifier_index(data.catalog), routes.unit_src(unit)
+    regions, names = [], set()
+    for r in unit.regions:
+        if r.name in ("decode", "operation"):
+            html = highlighted(r.text.rstrip("\n"), "asl", r.begin_line + 1)
+            names.update(name_tokens(html))
+            regions.append(AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1,
+                                     link_names(html, index, data.catalog, src, unit.id, r.begin_line + 1)))
     return CostlyParts(
-        regions=tuple(
-            AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1,
-                      highlighted(r.text.rstrip("\n"), "asl", r.begin_line + 1))
-            for r in unit.regions if r.name in ("decode", "operation")),
+        regions=tuple(regions),
         encoding=encoding_view(data.catalog, unit),
         record_json=json_block(thaw(unit.record)),
-        trace_json=json_block(trace if trace is not None else data.trace_row(unit)))
+        trace_json=json_block(trace if trace is not None else data.trace_row(unit)),
+        asl_names=tuple(sorted(names)))
 
 
 def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | None = None) -> InstructionModel:
@@ -197,8 +206,16 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
     src = routes.unit_src(unit)
     trace = data.trace_row(unit)
     costly = costly or costly_parts(data, unit, trace)
+    # the regions' links depend on where other units define the names: asked through the tree, so the renderer
+    # records the answers with the page (render/pages.py) and makes the page again when one changes
+    lookup = getattr(data.tree, "asl_definition", None)
+    if lookup is not None:
+        for name in costly.asl_names:
+            lookup(name)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
+    from ..analysis.asl_index import identifier_index
+    from .asl_links import anchored_listing
     from .findings import flags_notices, semantics_notices
     return InstructionModel(
         unit=unit, src=src,
@@ -210,7 +227,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         contract_operands=operands,
         examples=example_views(data.examples.get(unit.id, ())),
         regions=costly.regions,
-        full_asl=plain_asl(unit.file.text.rstrip("\n")),
+        full_asl=anchored_listing(unit.file.text.rstrip("\n"), identifier_index(data.catalog).lines.get(unit.id, ())),
         ndf=unit.ndf,
         evidence=evidence_view(data, unit, src),
         record_fields=len(unit.record),

@@ -36,7 +36,7 @@ from .adr_links import front_links
 from .adr_links import rewrite as rewrite_adr_links
 from .env import Prose, environment
 from .evidence import evidence_view
-from .fragments import json_block, plain_asl
+from .fragments import json_block
 from .heavy_html import HeavyBlocks
 from .instruction import CostlyParts, InstructionModel, build_instruction_model, costly_parts
 from .markdown_safe import adr_html, safe_markdown
@@ -137,7 +137,11 @@ class SiteRenderer:
         self.global_key()
 
     def _record_reads(self, tree: SpecTree) -> None:
-        for op in ("sha256", "exists"):
+        from ..analysis.asl_index import identifier_index
+        catalog = self.catalog
+        # where the ASL model defines a name: an instruction page's code links depend on it (render/asl_links.py)
+        tree.asl_definition = lambda name: identifier_index(catalog).answer(name)
+        for op in ("sha256", "exists", "asl_definition"):
             plain = getattr(tree, op)
 
             def recording(rel, _plain=plain, _op=op):
@@ -247,6 +251,8 @@ class SiteRenderer:
         return cached
 
     def _unit_model(self, unit: Unit) -> dict[str, Any]:
+        from ..analysis.asl_index import identifier_index
+        from .asl_links import anchored_listing
         from .findings import flags_notices
         from .requirements_view import requirement_href
         src = routes.unit_src(unit)
@@ -256,7 +262,7 @@ class SiteRenderer:
             "unit": unit, "src": src, "depends": depends,
             "states": tuple({"id": s.id, "json": json_block(thaw(s.record))} for s in unit.states),
             "ndf": unit.ndf,
-            "full_asl": plain_asl(unit.file.text.rstrip("\n")),
+            "full_asl": anchored_listing(unit.file.text.rstrip("\n"), identifier_index(self.catalog).lines.get(unit.id, ())),
             "evidence": evidence_view(self.data, unit, src),
             "record_fields": len(unit.record),
             "record_json": json_block(thaw(unit.record)),
