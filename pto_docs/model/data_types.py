@@ -141,3 +141,8 @@ def data_type_name(catalog: Catalog, code: Any) -> str | None:
         return None
     by_code = _cached("names", catalog, lambda cat: {t.code: t.name for t in data_types(cat)})
     return by_code.get(code)
+
+
+def has_data_types(catalog: Catalog) -> bool:
+    """Whether the tree defines data-type codes (the site then has a data-type page)."""
+    return bool(data_types(catalog))

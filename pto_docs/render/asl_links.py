@@ -61,12 +61,16 @@ def link_names(html: str, index: IdentifierIndex, catalog: Catalog, src: str, un
 
 def anchored_listing(code: str, lines: Iterable[int]) -> Markup:
     """A whole ASL file as escaped text (as :func:`~.fragments.plain_asl`) where each of ``lines`` (1-based) is a
-    target: ``<span class="pto-asl-def" id="asl-L12">…</span>``."""
+    target: ``<span class="pto-asl-def" id="asl-L12">…\n</span>`` (the theme shows an element with an id in
+    code as a block: its line break goes inside it, or the line would be followed by an empty one)."""
     wanted = set(lines)
     if not wanted:
         return Markup(f'<div class="highlight"><pre><code class="language-asl">{text_escape(code)}</code></pre></div>')
     out = []
+    last = code.count("\n") + 1
     for number, text in enumerate(code.split("\n"), 1):
         escaped = text_escape(text)
-        out.append(f'<span class="pto-asl-def" id="{anchor(number)}">{escaped}</span>' if number in wanted else escaped)
-    return Markup('<div class="highlight"><pre><code class="language-asl">' + "\n".join(out) + "</code></pre></div>")
+        end = "" if number == last else "\n"
+        out.append(f'<span class="pto-asl-def" id="{anchor(number)}">{escaped}{end}</span>' if number in wanted
+                   else escaped + end)
+    return Markup('<div class="highlight"><pre><code class="language-asl">' + "".join(out) + "</code></pre></div>")

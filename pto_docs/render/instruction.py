@@ -76,6 +76,8 @@ class InstructionModel:
     avs_examples: tuple = ()  # render.avs_examples_view.AvsExampleView, from plugin avs_results (--examples)
     flags_via: tuple = ()  # render.findings.FlagsNotice: a FLAGS-PROSE finding of a function its execution calls
     semantics: tuple = ()  # render.findings.SemanticsNotice: a SEMANTICS-PROSE finding of this instruction
+    carried: Any = None  # render.carried_ops.CarriedView: the operations a carrier (BSTART.*) selects
+    field_values: tuple = ()  # render.field_values.FieldValues: the enumerated fields' value tables
 
 
 def _escape_token(key: str) -> str:
@@ -216,6 +218,8 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
     assembly = assembly_view(unit)
     from ..analysis.asl_index import identifier_index
     from .asl_links import anchored_listing
+    from .carried_ops import carried_operations
+    from .field_values import field_value_tables
     from .findings import flags_notices, semantics_notices
     return InstructionModel(
         unit=unit, src=src,
@@ -239,6 +243,8 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         flags_via=flags_notices(data.catalog, data.flags_via(unit), unit, src, via=True),
         semantics=semantics_notices(data.catalog, data.semantics, unit, src),
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
+        carried=carried_operations(data.catalog, unit),
+        field_values=field_value_tables(data.catalog, unit, src),
         **relations(data, unit, src, assembly.lines),
     )
 

@@ -425,8 +425,10 @@ class SiteRenderer:
             self._adr_bodies.setdefault(text, html)
 
     def page_count(self) -> int:
+        from ..model.data_types import has_data_types
         from .requirements_view import requirement_pages
-        return len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog))  # (+ the report)
+        return (len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog))  # (+ the report)
+                + has_data_types(self.catalog))
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages

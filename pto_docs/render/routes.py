@@ -14,6 +14,7 @@ UNIT_INDEX = "units/index.md"
 ADR_INDEX = "adrs/index.md"
 REQUIREMENTS = "requirements/index.md"
 TRACEABILITY = "reports/traceability.md"
+DATA_TYPES = "reference/data-types.md"
 
 
 @lru_cache(maxsize=65536)  # pure, and the same surfaces, classes and names recur on every index page

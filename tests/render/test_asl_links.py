@@ -38,7 +38,7 @@ def test_tmul_operation_links_execute_tile_binary_to_its_line(renderer, loaded):
     assert href == routes.relative(model.src, routes.unit_src(owner), f"asl-L{line}")
     # the target page's listing has that anchor, on the declaring line
     listing = str(renderer.model(owner)["full_asl"])
-    anchored = re.search(rf'<span class="pto-asl-def" id="asl-L{line}">([^\n]*)</span>', listing)
+    anchored = re.search(rf'<span class="pto-asl-def" id="asl-L{line}">([^\n]*)\n</span>', listing)
     assert anchored and "ExecuteTileBinary" in anchored.group(1)
 
 
