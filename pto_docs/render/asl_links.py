@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
 
 from markupsafe import Markup
 
@@ -59,18 +58,46 @@ def link_names(html: str, index: IdentifierIndex, catalog: Catalog, src: str, un
     return Markup(_NAME_TOKEN.sub(link, html))
 
 
-def anchored_listing(code: str, lines: Iterable[int]) -> Markup:
-    """A whole ASL file as escaped text (as :func:`~.fragments.plain_asl`) where each of ``lines`` (1-based) is a
-    target: ``<span class="pto-asl-def" id="asl-L12">…\n</span>`` (the theme shows an element with an id in
-    code as a block: its line break goes inside it, or the line would be followed by an empty one)."""
-    wanted = set(lines)
-    if not wanted:
-        return Markup(f'<div class="highlight"><pre><code class="language-asl">{text_escape(code)}</code></pre></div>')
-    out = []
-    last = code.count("\n") + 1
-    for number, text in enumerate(code.split("\n"), 1):
-        escaped = text_escape(text)
-        end = "" if number == last else "\n"
-        out.append(f'<span class="pto-asl-def" id="{anchor(number)}">{escaped}{end}</span>' if number in wanted
-                   else escaped + end)
-    return Markup('<div class="highlight"><pre><code class="language-asl">' + "".join(out) + "</code></pre></div>")
+# in escaped ASL text: an entity, a comment, a string (left as they are), or a name
+_LISTING_TOKEN = re.compile(r'&\w+;|//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*"|([A-Za-z_]\w*)', re.DOTALL)
+
+
+def linked_listing(code: str, index: IdentifierIndex, catalog: Catalog, src: str, unit_id: str) -> tuple[Markup, frozenset[str]]:
+    """A whole ASL file (unit ``unit_id``, shown on the page built from ``src``) as escaped text where each name
+    the model defines (outside comments and strings) links to its definition, and each line of the file that
+    declares a global name is a target: ``<span class="pto-asl-def" id="asl-L12">…\n</span>`` (the theme shows
+    an element with an id in code as a block: its line break goes inside it, or an empty line would follow).
+    Also every name the listing shows (linked or not: what the page depends on)."""
+    escaped = text_escape(code)
+    newlines = [m.start() for m in re.finditer("\n", escaped)]
+    names: set[str] = set()
+    hrefs: dict[str, str | None] = {}
+
+    def link(m: re.Match) -> str:
+        name = m.group(1)
+        if name is None:
+            return m.group(0)
+        names.add(name)
+        target = index.get(name)
+        if target is None:
+            return name
+        if target.unit_id == unit_id:
+            if bisect_right(newlines, m.start()) + 1 == target.line:
+                return name  # the declaration itself
+            return f'<a class="pto-asl-ref" href="#{anchor(target.line)}">{name}</a>'
+        href = hrefs.get(name, "")
+        if href == "":
+            unit = catalog.units.get(target.unit_id)
+            href = hrefs[name] = routes.relative(src, routes.unit_src(unit), anchor(target.line)) if unit else None
+        return f'<a class="pto-asl-ref" href="{href}">{name}</a>' if href else name
+
+    body = _LISTING_TOKEN.sub(link, escaped)
+    wanted = index.lines.get(unit_id, frozenset())
+    if wanted:
+        lines = body.split("\n")
+        last = len(lines)
+        body = "".join(
+            f'<span class="pto-asl-def" id="{anchor(number)}">{text}{"" if number == last else chr(10)}</span>'
+            if number in wanted else (text if number == last else text + "\n")
+            for number, text in enumerate(lines, 1))
+    return Markup('<div class="highlight"><pre><code class="language-asl">' + body + "</code></pre></div>"), frozenset(names)

@@ -169,13 +169,14 @@ class CostlyParts:
     encoding: EncodingView
     record_json: Markup
     trace_json: Markup
-    asl_names: tuple[str, ...] = ()  # every name the regions show (each linked or not by the identifier index)
+    full_asl: Markup = Markup("")  # the whole unit, its names linked, its declaring lines anchors
+    asl_names: tuple[str, ...] = ()  # every name the regions and the listing show (linked or not)
 
 
 def costly_parts(data: SiteData, unit: Unit, trace: dict[str, Any] | None = None) -> CostlyParts:
     """``trace``: the unit's traceability row when the caller has it already."""
     from ..analysis.asl_index import identifier_index
-    from .asl_links import link_names, name_tokens
+    from .asl_links import link_names, linked_listing, name_tokens
     index, src = identifier_index(data.catalog), routes.unit_src(unit)
     regions, names = [], set()
     for r in unit.regions:
@@ -184,12 +185,15 @@ def costly_parts(data: SiteData, unit: Unit, trace: dict[str, Any] | None = None
             names.update(name_tokens(html))
             regions.append(AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1,
                                      link_names(html, index, data.catalog, src, unit.id, r.begin_line + 1)))
+    full_asl, listed = linked_listing(unit.file.text.rstrip("\n"), index, data.catalog, src, unit.id)
+    names.update(listed)
     return CostlyParts(
         regions=tuple(regions),
         encoding=encoding_view(data.catalog, unit),
         record_json=json_block(thaw(unit.record)),
         trace_json=json_block(trace if trace is not None else data.trace_row(unit)),
-        asl_names=tuple(sorted(names)))
+        asl_names=tuple(sorted(names)),
+        full_asl=full_asl)
 
 
 def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | None = None) -> InstructionModel:
@@ -208,7 +212,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
     src = routes.unit_src(unit)
     trace = data.trace_row(unit)
     costly = costly or costly_parts(data, unit, trace)
-    # the regions' links depend on where other units define the names: asked through the tree, so the renderer
+    # the code's links depend on where other units define the names: asked through the tree, so the renderer
     # records the answers with the page (render/pages.py) and makes the page again when one changes
     lookup = getattr(data.tree, "asl_definition", None)
     if lookup is not None:
@@ -216,8 +220,6 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
             lookup(name)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
-    from ..analysis.asl_index import identifier_index
-    from .asl_links import anchored_listing
     from .carried_ops import carried_operations
     from .field_values import field_value_tables
     from .findings import flags_notices, semantics_notices
@@ -231,7 +233,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         contract_operands=operands,
         examples=example_views(data.examples.get(unit.id, ())),
         regions=costly.regions,
-        full_asl=anchored_listing(unit.file.text.rstrip("\n"), identifier_index(data.catalog).lines.get(unit.id, ())),
+        full_asl=costly.full_asl,
         ndf=unit.ndf,
         evidence=evidence_view(data, unit, src),
         record_fields=len(unit.record),

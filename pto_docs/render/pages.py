@@ -252,17 +252,21 @@ class SiteRenderer:
 
     def _unit_model(self, unit: Unit) -> dict[str, Any]:
         from ..analysis.asl_index import identifier_index
-        from .asl_links import anchored_listing
+        from .asl_links import linked_listing
         from .findings import flags_notices
         from .requirements_view import requirement_href
         src = routes.unit_src(unit)
+        full_asl, listed = linked_listing(unit.file.text.rstrip("\n"), identifier_index(self.catalog), self.catalog, src,
+                                          unit.id)
+        for name in sorted(listed):  # what the links depend on, recorded with the page (_record_reads)
+            self.data.tree.asl_definition(name)
         depends = tuple(DependsLink(d, routes.relative(src, routes.unit_src(self.catalog.units[d]))
                                     if d in self.catalog.units else None) for d in unit.depends_on)
         return {
             "unit": unit, "src": src, "depends": depends,
             "states": tuple({"id": s.id, "json": json_block(thaw(s.record))} for s in unit.states),
             "ndf": unit.ndf,
-            "full_asl": anchored_listing(unit.file.text.rstrip("\n"), identifier_index(self.catalog).lines.get(unit.id, ())),
+            "full_asl": full_asl,
             "evidence": evidence_view(self.data, unit, src),
             "record_fields": len(unit.record),
             "record_json": json_block(thaw(unit.record)),

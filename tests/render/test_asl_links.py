@@ -111,3 +111,46 @@ def test_hostile_names_and_paths_stay_text(tree):
     for r in model.regions:
         for title in re.findall(r'class="pto-asl-ref" href="[^"]*" title="([^"]*)"', str(r.html)):
             assert "<" not in title and re.fullmatch(r"[\w./-]+:\d+", title)
+
+
+def test_listings_link_names_outside_comments_and_strings(tree):
+    path = tree / "asl/tile/model/execution/expansion.asl"
+    text = path.read_text("utf-8").rstrip("\n")
+    path.write_text(text + "\n".join([
+        "",
+        "// ExecuteTileBinary in a comment stays text",
+        "/* ExecuteTileBinary in a block",
+        "   comment too */",
+        "func ListingDemo(a: integer, b: integer) => boolean",
+        "begin",
+        '    let s = "ExecuteTileBinary";',
+        "    ExecuteTileBinary(TileBinary_MUL, 0, 1, 2);",
+        "    return a < b && ListingDemo(b, a);",
+        "end;",
+        ""]), "utf-8")
+    renderer = _renderer(tree)
+    unit = renderer.catalog.unit_for_path("asl/tile/model/execution/expansion.asl")
+    listing = str(renderer.model(unit)["full_asl"])
+    lines = listing.split("\n")
+    comment = next(line for line in lines if "in a comment stays text" in line)
+    assert "pto-asl-ref" not in comment
+    assert not any("pto-asl-ref" in line for line in lines if "in a block" in line or "&quot;" in line or '"Exec' in line)
+    call = next(line for line in lines if "ExecuteTileBinary</a>(" in line and ", 0, 1, 2)" in line)
+    owner = renderer.catalog.unit_for_path(DISPATCH)
+    line = _declaring_line(owner.file.text, r"(\w+\s+)*func\s+ExecuteTileBinary\b")
+    assert f'href="{routes.relative(routes.unit_src(unit), routes.unit_src(owner), f"asl-L{line}")}">ExecuteTileBinary</a>' in call
+    # the recursive call links to this page's own declaring line, the declaration itself stays text; "<" stays
+    # an entity, never a name ("lt")
+    own = _declaring_line(path.read_text("utf-8"), r"func ListingDemo")
+    assert f'<a class="pto-asl-ref" href="#asl-L{own}">ListingDemo</a>(b, a)' in listing
+    assert f'<span class="pto-asl-def" id="asl-L{own}">func ListingDemo(' in listing
+    assert "a &lt; b" in listing
+    # an edit of the unit that declares ExecuteTileBinary remakes this page too (the listing depends on it)
+    first = renderer
+    first.unit_page(unit, "en")
+    lines2 = (tree / DISPATCH).read_text("utf-8").split("\n")
+    lines2[1:1] = [""]
+    (tree / DISPATCH).write_text("\n".join(lines2), "utf-8")
+    second = _renderer(tree, previous=first)
+    page = second.unit_page(second.catalog.unit_for_path("asl/tile/model/execution/expansion.asl"), "en").assembled()
+    assert f"#asl-L{line + 1}" in page and second.stats["reused_pages"] == 0
