@@ -86,7 +86,8 @@ TOP_DECLARATION = re.compile(
     rf"^{QUALIFIERS}(func|getter|setter|accessor)\s+([A-Za-z_]\w*)"
     rf"|^{QUALIFIERS}(type)\s+([A-Za-z_]\w*)"
     rf"|^(var|let|constant|config)\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)", re.MULTILINE)
-ENUMERATION_AT = re.compile(r"enumeration\s*\{([^}]*)\}")  # (a literal first: the scan is fast)
+# (a literal first: the scan is fast; no brace inside, so a text of many unclosed ones is still read once)
+ENUMERATION_AT = re.compile(r"enumeration\s*\{([^{}]*)\}")
 _BLOCK_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
 _NEWLINE = re.compile(r"\n")
 KINDS = {"func": "function", "getter": "function", "setter": "function", "accessor": "function", "type": "type",

@@ -62,15 +62,19 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _items(value: Any) -> tuple:
+    return tuple(value) if isinstance(value, tuple | list) else ()
+
+
 def _domain(item: Mapping[str, Any], owner: str, pointer: str) -> FieldDomain | None:
     ident = item.get("id")
     if not isinstance(ident, str) or not ident:
         return None
     assigned = []
-    for entry in item.get("assigned", ()) or ():
+    for entry in _items(item.get("assigned")):
         if isinstance(entry, Mapping) and _int(entry.get("value")) is not None and isinstance(entry.get("meaning"), str):
             assigned.append(FieldValue(entry["value"], entry["meaning"]))
-    reserved = tuple(v for v in item.get("reserved", ()) or () if _int(v) is not None)
+    reserved = tuple(v for v in _items(item.get("reserved")) if _int(v) is not None)
     return FieldDomain(ident, _int(item.get("width")), _text(item.get("role")), _text(item.get("zero_meaning")),
                        tuple(sorted(assigned, key=lambda v: v.value)), tuple(sorted(reserved)),
                        _text(item.get("rejection")), owner, pointer)
@@ -113,7 +117,7 @@ def data_types(catalog: Catalog) -> tuple[DataType, ...]:
         if domain is None:
             return ()
         profile = cat.json(HARDWARE_PROFILE)
-        listed = profile.get("data_types", ()) if isinstance(profile, Mapping) else ()
+        listed = _items(profile.get("data_types")) if isinstance(profile, Mapping) else ()
         facts = {e.get("code"): e for e in listed if isinstance(e, Mapping) and _int(e.get("code")) is not None}
         out = []
         for item in domain.assigned:

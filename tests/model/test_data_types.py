@@ -73,3 +73,15 @@ def test_real_tree_table(real_load):
     assert (table[11].name, table[11].lanes) == ("E2M1X2", 2)
     assert data_type_name(cat, 25) == "U32"
     assert {"PTO-FIELD-BLOCK-DATATYPE", "PTO-FIELD-BLOCK-CMODE"} <= set(field_domains(cat))
+
+
+def test_malformed_domains_and_profile_are_data(tree):
+    lines, tag, record = _record(tree, TYPES_UNIT)
+    record["field_domains"].append({"id": "PTO-FIELD-ODD", "assigned": 5, "reserved": "x", "width": "w"})
+    record["field_domains"][0]["assigned"].append({"value": True, "meaning": "BOOL"})
+    _write(tree, TYPES_UNIT, lines, tag, record)
+    (tree / "spec" / "hardware-conformance-profile.json").write_text('{"data_types": {"code": 4}}', "utf-8")
+    cat = load_catalog(tree).catalog
+    odd = field_domains(cat)["PTO-FIELD-ODD"]
+    assert (odd.assigned, odd.reserved, odd.width) == ((), (), None)
+    assert len(data_types(cat)) == 25 and data_types(cat)[4].width is None

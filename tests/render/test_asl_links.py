@@ -154,3 +154,12 @@ def test_listings_link_names_outside_comments_and_strings(tree):
     second = _renderer(tree, previous=first)
     page = second.unit_page(second.catalog.unit_for_path("asl/tile/model/execution/expansion.asl"), "en").assembled()
     assert f"#asl-L{line + 1}" in page and second.stats["reused_pages"] == 0
+
+
+def test_definitions_read_a_hostile_text_once():
+    import time
+    text = "type T of enumeration{" * 20000 + "x" * 1000
+    start = time.process_time()
+    found = definitions(text)
+    assert time.process_time() - start < 2.0  # (a quadratic scan takes minutes)
+    assert [d.kind for d in found] == ["type"] and not any(d.kind == "label" for d in found)
