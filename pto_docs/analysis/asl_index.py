@@ -29,11 +29,11 @@ class IdentifierIndex:
     def get(self, name: str) -> Target | None:
         return self.targets.get(name)
 
-    def answer(self, name: str) -> tuple[str, int] | None:
-        """What a page shows of ``name``: (path, line) of its definition, or None (the pages record it as a read,
-        render/pages.py, so a page is made again when the answer changes)."""
-        target = self.targets.get(name)
-        return (target.path, target.line) if target is not None else None
+    def answers(self, names: tuple[str, ...]) -> tuple[tuple[str, int] | None, ...]:
+        """What a page shows of each of ``names``: (path, line) of its definition, or None (the pages record it as
+        a read, render/pages.py, so a page is made again when an answer changes)."""
+        get = self.targets.get
+        return tuple((t.path, t.line) if (t := get(name)) is not None else None for name in names)
 
 
 _LAST: list = []  # [(catalog, index)]: the index of the catalog asked last

@@ -72,13 +72,14 @@ def linked_listing(code: str, index: IdentifierIndex, catalog: Catalog, src: str
     newlines = [m.start() for m in re.finditer("\n", escaped)]
     names: set[str] = set()
     hrefs: dict[str, str | None] = {}
+    get, add = index.targets.get, names.add
 
     def link(m: re.Match) -> str:
         name = m.group(1)
         if name is None:
             return m.group(0)
-        names.add(name)
-        target = index.get(name)
+        add(name)
+        target = get(name)
         if target is None:
             return name
         if target.unit_id == unit_id:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..model.catalog import Catalog, Unit
 from ..model.data_types import DATA_TYPE_DOMAIN, FieldDomain, field_domains
@@ -80,12 +81,16 @@ def _prose(domain: FieldDomain, key: str, text: str) -> Prose | None:
     return Prose(domain.owner, f"{domain.pointer}/{key}", text) if text else None
 
 
+@lru_cache(maxsize=256)  # the same tables recur on every page of a depth (the tile operations' DataType)
+def _rows(domain: FieldDomain, types_href: str | None) -> tuple[ValueRow, ...]:
+    return tuple(ValueRow(v.value, v.meaning, f"{types_href}#code-{v.value}" if types_href else None)
+                 for v in domain.assigned)
+
+
 def field_value_tables(catalog: Catalog, unit: Unit, src: str) -> tuple[FieldValues, ...]:
     out = []
     for name, domain in field_domains_of(catalog, unit).items():
-        typed = domain.id == DATA_TYPE_DOMAIN
-        rows = tuple(ValueRow(v.value, v.meaning, routes.relative(src, routes.DATA_TYPES, f"code-{v.value}") if typed else None)
-                     for v in domain.assigned)
+        rows = _rows(domain, routes.relative(src, routes.DATA_TYPES) if domain.id == DATA_TYPE_DOMAIN else None)
         out.append(FieldValues(name, domain.id, domain.width, _prose(domain, "role", domain.role),
                                _prose(domain, "zero_meaning", domain.zero_meaning),
                                _prose(domain, "rejection", domain.rejection), rows, value_ranges(domain.reserved),

@@ -214,10 +214,9 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
     costly = costly or costly_parts(data, unit, trace)
     # the code's links depend on where other units define the names: asked through the tree, so the renderer
     # records the answers with the page (render/pages.py) and makes the page again when one changes
-    lookup = getattr(data.tree, "asl_definition", None)
+    lookup = getattr(data.tree, "asl_definitions", None)
     if lookup is not None:
-        for name in costly.asl_names:
-            lookup(name)
+        lookup(costly.asl_names)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
     from .carried_ops import carried_operations

@@ -139,9 +139,9 @@ class SiteRenderer:
     def _record_reads(self, tree: SpecTree) -> None:
         from ..analysis.asl_index import identifier_index
         catalog = self.catalog
-        # where the ASL model defines a name: an instruction page's code links depend on it (render/asl_links.py)
-        tree.asl_definition = lambda name: identifier_index(catalog).answer(name)
-        for op in ("sha256", "exists", "asl_definition"):
+        # where the ASL model defines names: a page's code links depend on it (render/asl_links.py)
+        tree.asl_definitions = lambda names: identifier_index(catalog).answers(names)
+        for op in ("sha256", "exists", "asl_definitions"):
             plain = getattr(tree, op)
 
             def recording(rel, _plain=plain, _op=op):
@@ -258,8 +258,7 @@ class SiteRenderer:
         src = routes.unit_src(unit)
         full_asl, listed = linked_listing(unit.file.text.rstrip("\n"), identifier_index(self.catalog), self.catalog, src,
                                           unit.id)
-        for name in sorted(listed):  # what the links depend on, recorded with the page (_record_reads)
-            self.data.tree.asl_definition(name)
+        self.data.tree.asl_definitions(tuple(sorted(listed)))  # what the links depend on: a read (_record_reads)
         depends = tuple(DependsLink(d, routes.relative(src, routes.unit_src(self.catalog.units[d]))
                                     if d in self.catalog.units else None) for d in unit.depends_on)
         return {
