@@ -99,6 +99,8 @@ def test_data_type_page_and_field_values_link_each_other(renderer, loaded):
     href = routes.relative(routes.unit_src(tmul), routes.DATA_TYPES, "code-25")
     assert f'<a href="{href}"><code>U32</code></a>' in html  # the carrier's DataType field, its values linked
     assert "Reserved values: 15, 21–23, 29–31." in html
+    # the assembler symbol links to its values
+    assert '<a href="#field-values-DataType"><code>DataType</code></a>' in html and 'id="field-values-DataType"' in html
     zh = dict(renderer.pages("zh-CN"))[routes.DATA_TYPES].assembled()
     assert "数据类型" in zh and 'id="code-25"' in zh
 
