@@ -18,6 +18,7 @@ reload after a save elsewhere does not rerun the model).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -76,3 +77,64 @@ def closure(units: Mapping[str, Names], roots: Iterable[str],
                 seen |= new
                 todo.extend(new)
     return frozenset(found), frozenset(seen)
+
+
+# -- where each global name is declared (the documentation's identifier links) -----------------------------------
+# A global declaration starts a line at column 0 (pto-spec writes every top-level declaration there; an indented
+# `let`/`var` is a local), and an enumeration's members are declared where they are written.
+TOP_DECLARATION = re.compile(
+    rf"^{QUALIFIERS}(func|getter|setter|accessor)\s+([A-Za-z_]\w*)"
+    rf"|^{QUALIFIERS}(type)\s+([A-Za-z_]\w*)"
+    rf"|^(var|let|constant|config)\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)", re.MULTILINE)
+# (a literal first: the scan is fast; no brace inside, so a text of many unclosed ones is still read once)
+ENUMERATION_AT = re.compile(r"enumeration\s*\{([^{}]*)\}")
+_BLOCK_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+_NEWLINE = re.compile(r"\n")
+KINDS = {"func": "function", "getter": "function", "setter": "function", "accessor": "function", "type": "type",
+         "var": "global", "let": "global", "constant": "global", "config": "global"}
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    line: int  # 1-based line of the text where the name is declared
+    kind: str  # "function", "type", "global" or "label" (an enumeration member)
+
+
+def definitions(text: str) -> tuple[Definition, ...]:
+    """Every global name ``text`` declares, with its line, in text order; a declaration inside a comment declares
+    nothing, an overloaded name appears once per declaration."""
+    starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
+    blocks = [m.span() for m in _BLOCK_COMMENT.finditer(text)] if "/*" in text else []
+
+    def line_of(offset: int) -> int:
+        return bisect_right(starts, offset)
+
+    def commented(offset: int) -> bool:
+        line_start = starts[line_of(offset) - 1]
+        return "//" in text[line_start:offset] or any(a <= offset < b for a, b in blocks)
+
+    found: list[tuple[int, Definition]] = []
+    for match in TOP_DECLARATION.finditer(text):
+        keyword = match.group(1) or match.group(3) or match.group(5)
+        group = 2 if match.group(1) else 4 if match.group(3) else 6
+        if blocks and commented(match.start()):
+            continue
+        for word in WORD.finditer(match.group(group)):
+            offset = match.start(group) + word.start()
+            found.append((offset, Definition(word.group(0), line_of(offset), KINDS[keyword])))
+    for match in ENUMERATION_AT.finditer(text):
+        if commented(match.start()) or (match.start() and (text[match.start() - 1].isalnum() or text[match.start() - 1] == "_")):
+            continue
+        body = _strip_line_comments(match.group(1))
+        for word in WORD.finditer(body):
+            offset = match.start(1) + word.start()
+            found.append((offset, Definition(word.group(0), line_of(offset), "label")))
+    return tuple(d for _offset, d in sorted(found, key=lambda item: item[0]))
+
+
+def _strip_line_comments(body: str) -> str:
+    """``body`` with each ``//`` comment blanked (same length, so offsets stay)."""
+    if "//" not in body:
+        return body
+    return re.sub(r"//[^\n]*", lambda m: " " * len(m.group(0)), body)

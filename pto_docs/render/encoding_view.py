@@ -20,6 +20,7 @@ class ItemRow:
     value: str
     variable: bool
     fixed: tuple[str, str, str] | None = None  # (value, field, fixed by: a mnemonic or "" for the match bits)
+    meaning: str | None = None  # what a fixed value of an enumerated field means (a data type's name, ...)
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,8 @@ def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
     enc = encoding_for(catalog, unit)
     if enc is None:
         return EncodingView(True, None, None, (), (), ())
+    from .field_values import field_domains_of
+    domains = field_domains_of(catalog, unit)
     words = []
     for word in enc.words:
         label = f"{unit.mnemonic or unit.id} \u00b7 {word.form_id} \u00b7 {word.index}"  # no English: both languages share it
@@ -124,7 +127,8 @@ def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
             title=title(word.title) if word.title else Note(None, (), ""), form_id=word.form_id, asm=word.asm, index=word.index, width_bits=word.width_bits,
             mask=word.mask, match=word.match,
             own_mask=_hex(word.effective_mask, word.width_bits), own_match=_hex(word.effective_match, word.width_bits),
-            items=tuple(ItemRow(i.name, i.bit_range, i.value, i.value == "variable", item_value(i.value))
+            items=tuple(ItemRow(i.name, i.bit_range, i.value, i.value == "variable", item_value(i.value),
+                                _meaning(catalog, domains.get(i.name), item_value(i.value) or (i.value, "", "")))
                         for i in word.items),
             # the desktop drawing (32 bits a lane), then the phone one (16 bits a lane): CSS shows one of them
             svg=Markup(compact_svg(register_svg(word, label=label)) + compact_svg(narrow_svg(word, label=label))),
@@ -132,6 +136,18 @@ def encoding_view(catalog: Catalog, unit: Unit) -> EncodingView:
         ))
     return EncodingView(True, enc.carrier_mnemonic, enc.engine_mnemonic, tuple(sorted(enc.fixed.items())),
                         tuple(note(n) for n in enc.notes), tuple(words))
+
+
+def _meaning(catalog: Catalog, domain, fixed: tuple[str, str, str]) -> str | None:
+    """The meaning of a fixed value (``fixed[0]``, decimal or ``0x``/``0b``) of a field with a domain."""
+    if domain is None:
+        return None
+    from ..model.data_types import DATA_TYPE_DOMAIN, data_type_name
+    try:
+        value = int(fixed[0], 0)
+    except ValueError:
+        return None
+    return data_type_name(catalog, value) if domain.id == DATA_TYPE_DOMAIN else domain.meaning(value)
 
 
 def _hex(value: int, width_bits: int) -> str:

@@ -57,6 +57,11 @@ def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]
     src = routes.UNIT_INDEX
     yield src, render("pages/unit_index.md.j2", src, rows=[row(u, src) for u in units])
 
+    from .data_types_page import data_types_values
+    values = data_types_values(cat, locale)
+    if values is not None:
+        yield routes.DATA_TYPES, render("pages/data_types.md.j2", routes.DATA_TYPES, **values)
+
     src = routes.ADR_INDEX
     yield src, render("pages/adr_index.md.j2", src, rows=[
         {"adr": cat.adrs[a], "href": routes.relative(src, routes.adr_src(a)), "title": Prose(a, "/title", cat.adrs[a].title)}

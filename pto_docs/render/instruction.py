@@ -20,7 +20,7 @@ from .encoding_view import EncodingView, encoding_view
 from .env import Prose
 from .evidence import EvidenceView, evidence_view
 from .examples_view import ExampleView, example_views
-from .fragments import highlighted, json_block, plain_asl
+from .fragments import highlighted, json_block
 from .state_view import teaching_view
 
 
@@ -79,6 +79,8 @@ class InstructionModel:
     semantics: tuple = ()  # render.findings.SemanticsNotice: a SEMANTICS-PROSE finding of this instruction
     zero_meanings: tuple[tuple[str, Prose], ...] = ()  # (field, what its encoded zero means), in record order
     teaching: Any = None  # render.state_view.TeachingView: the instruction's own executed example
+    carried: Any = None  # render.carried_ops.CarriedView: the operations a carrier (BSTART.*) selects
+    field_values: tuple = ()  # render.field_values.FieldValues: the enumerated fields' value tables
 
 
 def _escape_token(key: str) -> str:
@@ -170,18 +172,31 @@ class CostlyParts:
     encoding: EncodingView
     record_json: Markup
     trace_json: Markup
+    full_asl: Markup = Markup("")  # the whole unit, its names linked, its declaring lines anchors
+    asl_names: tuple[str, ...] = ()  # every name the regions and the listing show (linked or not)
 
 
 def costly_parts(data: SiteData, unit: Unit, trace: dict[str, Any] | None = None) -> CostlyParts:
     """``trace``: the unit's traceability row when the caller has it already."""
+    from ..analysis.asl_index import identifier_index
+    from .asl_links import link_names, linked_listing, name_tokens
+    index, src = identifier_index(data.catalog), routes.unit_src(unit)
+    regions, names = [], set()
+    for r in unit.regions:
+        if r.name in ("decode", "operation"):
+            html = highlighted(r.text.rstrip("\n"), "asl", r.begin_line + 1)
+            names.update(name_tokens(html))
+            regions.append(AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1,
+                                     link_names(html, index, data.catalog, src, unit.id, r.begin_line + 1)))
+    full_asl, listed = linked_listing(unit.file.text.rstrip("\n"), index, data.catalog, src, unit.id)
+    names.update(listed)
     return CostlyParts(
-        regions=tuple(
-            AslRegion(r.name, r.path, r.begin_line + 1, r.end_line - 1,
-                      highlighted(r.text.rstrip("\n"), "asl", r.begin_line + 1))
-            for r in unit.regions if r.name in ("decode", "operation")),
+        regions=tuple(regions),
         encoding=encoding_view(data.catalog, unit),
         record_json=json_block(thaw(unit.record)),
-        trace_json=json_block(trace if trace is not None else data.trace_row(unit)))
+        trace_json=json_block(trace if trace is not None else data.trace_row(unit)),
+        asl_names=tuple(sorted(names)),
+        full_asl=full_asl)
 
 
 def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | None = None) -> InstructionModel:
@@ -201,8 +216,15 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
     src = routes.unit_src(unit)
     trace = data.trace_row(unit)
     costly = costly or costly_parts(data, unit, trace)
+    # the code's links depend on where other units define the names: asked through the tree, so the renderer
+    # records the answers with the page (render/pages.py) and makes the page again when one changes
+    lookup = getattr(data.tree, "asl_definitions", None)
+    if lookup is not None:
+        lookup(costly.asl_names)
     documentation = trace.get("documentation") if isinstance(trace.get("documentation"), str) else None
     assembly = assembly_view(unit)
+    from .carried_ops import carried_operations
+    from .field_values import field_value_tables
     from .findings import flags_notices, semantics_notices
     return InstructionModel(
         unit=unit, src=src,
@@ -214,7 +236,7 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         contract_operands=operands,
         examples=example_views(data.examples.get(unit.id, ())),
         regions=costly.regions,
-        full_asl=plain_asl(unit.file.text.rstrip("\n")),
+        full_asl=costly.full_asl,
         ndf=unit.ndf,
         evidence=evidence_view(data, unit, src),
         record_fields=len(unit.record),
@@ -228,6 +250,8 @@ def build_instruction_model(data: SiteData, unit: Unit, costly: CostlyParts | No
         zero_meanings=zero_meanings,
         avs_examples=avs_example_views(data.catalog, unit, data.avs_examples.get(unit.id, ()), src),
         teaching=teaching_view(data.teaching[unit.id]) if unit.id in data.teaching else None,
+        carried=carried_operations(data.catalog, unit),
+        field_values=field_value_tables(data.catalog, unit, src),
         **relations(data, unit, src, assembly.lines),
     )
 

@@ -18,6 +18,7 @@ import os
 from collections import defaultdict
 
 from ..i18n import labels
+from ..model.data_types import has_data_types
 from . import routes
 from .indexes import SiteRenderer, _surface_key, surface_label
 
@@ -74,6 +75,8 @@ def navigation(r: SiteRenderer, locale: str) -> list:
             node = node.setdefault(segment, {})
         node.setdefault("", []).append({u.mnemonic: routes.unit_src(u)})
     instructions: list = [{lab.t("nav.index"): routes.INSTRUCTION_INDEX}]
+    if has_data_types(r.catalog):
+        instructions.append({lab.t("reference.data_types_title"): routes.DATA_TYPES})
     for surface in sorted(instructions_tree, key=_surface_key):
         instructions.append({surface_label(locale, surface): _tree_entries(instructions_tree[surface])})
 

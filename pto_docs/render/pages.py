@@ -36,7 +36,7 @@ from .adr_links import front_links
 from .adr_links import rewrite as rewrite_adr_links
 from .env import Prose, environment
 from .evidence import evidence_view
-from .fragments import json_block, plain_asl
+from .fragments import json_block
 from .heavy_html import HeavyBlocks
 from .instruction import CostlyParts, InstructionModel, build_instruction_model, costly_parts
 from .markdown_safe import adr_html, safe_markdown
@@ -137,7 +137,11 @@ class SiteRenderer:
         self.global_key()
 
     def _record_reads(self, tree: SpecTree) -> None:
-        for op in ("sha256", "exists"):
+        from ..analysis.asl_index import identifier_index
+        catalog = self.catalog
+        # where the ASL model defines names: a page's code links depend on it (render/asl_links.py)
+        tree.asl_definitions = lambda names: identifier_index(catalog).answers(names)
+        for op in ("sha256", "exists", "asl_definitions"):
             plain = getattr(tree, op)
 
             def recording(rel, _plain=plain, _op=op):
@@ -252,16 +256,21 @@ class SiteRenderer:
         return cached
 
     def _unit_model(self, unit: Unit) -> dict[str, Any]:
+        from ..analysis.asl_index import identifier_index
+        from .asl_links import linked_listing
         from .findings import flags_notices
         from .requirements_view import requirement_href
         src = routes.unit_src(unit)
+        full_asl, listed = linked_listing(unit.file.text.rstrip("\n"), identifier_index(self.catalog), self.catalog, src,
+                                          unit.id)
+        self.data.tree.asl_definitions(tuple(sorted(listed)))  # what the links depend on: a read (_record_reads)
         depends = tuple(DependsLink(d, routes.relative(src, routes.unit_src(self.catalog.units[d]))
                                     if d in self.catalog.units else None) for d in unit.depends_on)
         return {
             "unit": unit, "src": src, "depends": depends,
             "states": tuple({"id": s.id, "json": json_block(thaw(s.record))} for s in unit.states),
             "ndf": unit.ndf,
-            "full_asl": plain_asl(unit.file.text.rstrip("\n")),
+            "full_asl": full_asl,
             "evidence": evidence_view(self.data, unit, src),
             "record_fields": len(unit.record),
             "record_json": json_block(thaw(unit.record)),
@@ -426,10 +435,12 @@ class SiteRenderer:
             self._adr_bodies.setdefault(text, html)
 
     def page_count(self) -> int:
+        from ..model.data_types import has_data_types
         from .changes import removed_sources
         from .requirements_view import requirement_pages
         history = (1 + len(removed_sources(self))) if getattr(self.data, "history", None) is not None else 0
-        return len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog)) + history  # (+ the report)
+        return (len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog))  # (+ the report)
+                + has_data_types(self.catalog) + history)
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages

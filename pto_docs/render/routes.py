@@ -15,6 +15,7 @@ ADR_INDEX = "adrs/index.md"
 REQUIREMENTS = "requirements/index.md"
 TRACEABILITY = "reports/traceability.md"
 CHANGES = "changes.md"  # with the plugin's ``previous``: what changed since that release (changes.py)
+DATA_TYPES = "reference/data-types.md"
 
 
 @lru_cache(maxsize=65536)  # pure, and the same surfaces, classes and names recur on every index page
