@@ -76,6 +76,7 @@ CODES: dict[str, str] = {
     "XREF-TRANSLATION": "a translation's subject is not a unit or ADR",
     "TRANSLATION-POINTER": "a translated pointer names no English string",
     "TRANSLATION-STALE": "the English text changed since it was translated (warning)",
+    "TEACH-NUMPY": "an instruction's own executed example (run on the ASL model) differs from what the NumPy executor computes for it (warning at build time)",
     "EXAMPLE-PATH": "a worked example is not at examples/<MNEMONIC>/<name>.json|yaml",
     "XREF-EXAMPLE": "a worked example runs an instruction the tree does not have",
     "EXAMPLE-CASE": "a worked example is not a valid case",
