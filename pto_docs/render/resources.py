@@ -23,4 +23,6 @@ OVERRIDES_DIR = TEMPLATES_DIR / "overrides"  # Material template overrides the p
 SITE_SRC_DIR = _shipped("site_src")  # the hand-written site sources (docs_dir of the default configuration)
 STYLESHEET = "assets/pto-docs.css"  # our stylesheet: its path under SITE_SRC_DIR and in every built site
 SEARCH_SCRIPT = "assets/pto-search.js"  # the exact-id lookup (templates/overrides/main.html loads it), likewise
+FIND_SCRIPT = "assets/pto-find.js"  # the jump-to-mnemonic box and the A–Z filter (main.html loads it), likewise
+FIND_STYLESHEET = "assets/pto-find.css"  # their layout and the classification pages', likewise
 DEFAULT_CONFIG = PACKAGE_DIR / "site" / "default-mkdocs.yml"  # `pto-docs build` without an mkdocs.yml
