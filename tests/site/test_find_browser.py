@@ -87,9 +87,10 @@ def _top3(page, url: str, query: str, expected: str) -> None:
     assert any(t == expected or t.startswith(expected + " — ") for t in titles), (query, titles)
 
 
+# (each fails on the site before long names: the catalog's own text already finds "store word", "broadcast column",
+# 相加 or 乘法, so those would prove nothing here)
 @pytest.mark.parametrize(("lang", "query", "expected"), [
-    ("", "store word", "SWI"), ("", "broadcast column", "TCOLEXPAND"), ("zh-CN/", "列广播", "TCOLEXPAND"),
-    ("zh-CN/", "expand", "TCOLEXPAND")])
+    ("", "replicate", "TCOLEXPAND"), ("", "plus", "TADD"), ("zh-CN/", "列广播", "TCOLEXPAND")])
 def test_catalog_searches_find_by_long_name_and_synonym(page, catalog_url, lang, query, expected):
     _top3(page, catalog_url + lang, query, expected)
 
