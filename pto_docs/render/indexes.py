@@ -88,7 +88,8 @@ def class_list(pages: dict, locale: str, src: str, depth: int, surface: str | No
     for (s, path), page in sorted(pages.items(), key=lambda kv: (_surface_key(kv[0][0]), kv[0][1])):
         if len(path) != depth or (surface is not None and (s != surface or path[:len(under)] != under)):
             continue
-        out.append({"label": class_title(locale, page), "short": path[-1] if path else surface_label(locale, s),
+        out.append({"label": class_title(locale, page), "surface_label": surface_label(locale, s), "path": path,
+                    "short": path[-1] if path else surface_label(locale, s),
                     "href": routes.relative(src, page.src), "key": "/".join((s, *path)), "count": len(page.units)})
     return out
 
@@ -115,7 +116,7 @@ def class_page(r: SiteRenderer, page, pages: dict, locale: str, render) -> PageP
         {"unit": u, "href": routes.relative(src, routes.unit_src(u)), "name": long_name(u.mnemonic, locale),
          "rest": "/".join(u.classification[len(page.path):]), "summary": Prose(u.id, "/summary", u.summary)}
         for u in page.units]
-    return render("pages/class_page.md.j2", src, title=class_title(locale, page), sub=sub, rows=rows,
+    return render("pages/class_page.md.j2", src, surface_label=surface_label(locale, page.surface), path=page.path, sub=sub, rows=rows,
                   count=len(page.units), index_href=routes.relative(src, routes.INSTRUCTION_INDEX))
 
 

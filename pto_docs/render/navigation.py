@@ -19,6 +19,7 @@ from collections import defaultdict
 
 from ..i18n import labels
 from . import routes
+from .classes import class_pages
 from .indexes import SiteRenderer, _surface_key, surface_label
 
 MAX_ENTRIES = 24
@@ -63,8 +64,9 @@ def _tree_entries(node: dict, path: tuple = (), index=None) -> list[dict]:
         while len(child) == 1 and "" not in child:  # a single sub-group: show it in place of its parent
             ((key, child, at),) = [(f"{key} / {k}", v, at + (k,)) for k, v in child.items()]
         groups.append({key: _tree_entries(child, at, index)})
-    entries = ranges(ranges(pages) + groups) if groups else ranges(pages)
     head = index(path) if index is not None else None
+    limit = MAX_ENTRIES - 1 if head else MAX_ENTRIES  # (the head counts among the group's entries)
+    entries = ranges(ranges(pages) + groups, limit) if groups else ranges(pages, limit)
     return [head] + entries if head else entries
 
 
@@ -77,7 +79,7 @@ def navigation(r: SiteRenderer, locale: str) -> list:
             node = node.setdefault(segment, {})
         node.setdefault("", []).append({u.mnemonic: routes.unit_src(u)})
     instructions: list = [{lab.t("find.nav_instruction_index"): routes.INSTRUCTION_INDEX}]
-    pages = r.class_pages()
+    pages = r.class_pages() if hasattr(r, "class_pages") else class_pages(r.catalog)
     for surface in sorted(instructions_tree, key=_surface_key):
         def index(path, surface=surface):
             page = None if "-" in path else pages.get((surface, path))
