@@ -1,8 +1,7 @@
 """Classification pages: one page per surface and per classification prefix of the instructions
-(``instructions/scalar/agu/``, ``instructions/tile/reduce-and-expand/``, ...), each listing the instructions
-beneath it, at the URL of the folder its instructions' pages live in. An instruction page's classification labels
-link to them, the navigation puts each at the head of its section (Material's ``navigation.indexes``: the section
-title opens it) and the breadcrumbs lead through them.
+(``instructions/scalar/agu/all/``, ``instructions/tile/reduce-and-expand/all/``, ...), each listing the
+instructions beneath it, in the folder its instructions' pages live in. An instruction page's classification
+labels link to them, the navigation puts each first in its section (so the breadcrumbs' section links open it).
 
 A page whose URL another page of the site already has (a hostile tree: an instruction file named like a folder,
 or two classification names that sanitise to the same URL segment) is left out, and its labels stay text."""
@@ -27,8 +26,12 @@ class ClassPage:
     units: tuple[Unit, ...]  # every instruction beneath, by mnemonic
 
 
+STEM = "all"  # not index.md: the navigation draws a section's index page in full on each of its pages (speedups/
+# nav_cache.py draws an ordinary page's once per group), and a page per class was 4 s more CPU on the real tree
+
+
 def class_src(surface: str, path: tuple[str, ...]) -> str:
-    return "/".join(["instructions", routes._segment(surface), *(routes._segment(p) for p in path), "index.md"])
+    return "/".join(["instructions", routes._segment(surface), *(routes._segment(p) for p in path), STEM + ".md"])
 
 
 def class_pages(catalog: Catalog) -> dict[tuple[str, tuple[str, ...]], ClassPage]:

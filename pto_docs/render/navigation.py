@@ -83,7 +83,8 @@ def navigation(r: SiteRenderer, locale: str) -> list:
     for surface in sorted(instructions_tree, key=_surface_key):
         def index(path, surface=surface):
             page = None if "-" in path else pages.get((surface, path))
-            return {(" / ".join(path) if path else surface_label(locale, surface)): page.src} if page else None
+            name = " / ".join(path) if path else surface_label(locale, surface)
+            return {lab.t("find.nav_class_page", name=name): page.src} if page else None
         instructions.append({surface_label(locale, surface): _tree_entries(instructions_tree[surface], (), index)})
 
     units_tree: dict[str, dict] = defaultdict(dict)

@@ -76,16 +76,16 @@ def _unit(uid, surface, classification, stem, instruction=True):
 def test_classification_pages_cover_every_prefix_and_skip_a_url_taken_by_another_page():
     a = _unit("A", "scalar", ["agu"], "LW")
     b = _unit("B", "tile", ["reduce", "col"], "TX")
-    clash = _unit("C", "scalar", [], "alu")  # instructions/scalar/alu.md: the URL of scalar/alu's class page
+    clash = _unit("C", "scalar", ["alu"], "all")  # instructions/scalar/alu/all.md: scalar/alu's class page
     d = _unit("D", "scalar", ["alu"], "ADD")
     e, f = _unit("E", "block", ["a b"], "X1"), _unit("F", "block", ["a_b"], "X2")  # the same URL segment
     cat = SimpleNamespace(instructions=[a, b, clash, d, e, f], units={u.id: u for u in (a, b, clash, d, e, f)}, adrs={})
     pages = class_pages(cat)
     assert set(pages) == {("scalar", ()), ("scalar", ("agu",)), ("tile", ()), ("tile", ("reduce",)),
                           ("tile", ("reduce", "col")), ("block", ())}
-    assert pages[("tile", ("reduce",))].src == "instructions/tile/reduce/index.md"
-    assert [u.mnemonic for u in pages[("scalar", ())].units] == ["ADD", "LW", "alu"]
-    assert class_src("scalar", ("alu",)) == "instructions/scalar/alu/index.md"
+    assert pages[("tile", ("reduce",))].src == "instructions/tile/reduce/all.md"
+    assert [u.mnemonic for u in pages[("scalar", ())].units] == ["ADD", "LW", "all"]
+    assert class_src("scalar", ("alu",)) == "instructions/scalar/alu/all.md"
     assert routes.url_of(routes.unit_src(clash)) == routes.url_of(class_src("scalar", ("alu",)))
 
 
@@ -94,7 +94,7 @@ def test_instruction_page_title_names_it_and_its_classification_links_to_its_pag
     src = "instructions/tile/reduce-and-expand/column-expansion/TCOLEXPAND.md"
     text = pages[src].assembled()
     assert text.startswith("# TCOLEXPAND — " + ln.long_name("TCOLEXPAND", "zh-CN") + "\n")
-    for cls in ("instructions/tile/reduce-and-expand/index.md", "instructions/tile/reduce-and-expand/column-expansion/index.md"):
+    for cls in ("instructions/tile/reduce-and-expand/all.md", "instructions/tile/reduce-and-expand/column-expansion/all.md"):
         assert cls in pages, cls
         assert f'<a href="{routes.relative(src, cls)}"><code>' in text
     assert "pto-search-terms" in text and "expand" in text
@@ -133,9 +133,9 @@ def test_navigation_names_each_index_and_opens_each_class_section_with_its_page(
     instructions = next(v for e in nav for t, v in e.items() if t == "Instructions")
     assert instructions[0] == {"Instructions A–Z": routes.INSTRUCTION_INDEX}
     scalar = next(v for e in instructions for t, v in e.items() if t == "Scalar")
-    assert list(scalar[0].values()) == ["instructions/scalar/index.md"]
+    assert list(scalar[0].values()) == ["instructions/scalar/all.md"]
     agu = next(v for e in scalar for t, v in e.items() if t == "agu")
-    assert list(agu[0].values()) == ["instructions/scalar/agu/index.md"]
+    assert agu[0] == {"All of agu": "instructions/scalar/agu/all.md"}
 
 
 def test_id_lookup_finds_an_instruction_by_its_long_name_and_quick_matches_show_it(renderer):

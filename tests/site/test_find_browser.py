@@ -74,7 +74,7 @@ def test_instruction_page_has_breadcrumbs_previous_next_and_class_links(page, ca
     assert [t.strip() for t in crumbs.all_inner_texts()[-2:]] == ["elementwise-tile-tile", "arithmetic"]
     assert page.locator(".md-footer__link--prev").count() == 1 and page.locator(".md-footer__link--next").count() == 1
     page.locator(".pto-identity a:has(code:text-is('elementwise-tile-tile'))").click()
-    page.wait_for_url(re.compile(r"/instructions/tile/elementwise-tile-tile/$"))
+    page.wait_for_url(re.compile(r"/instructions/tile/elementwise-tile-tile/all/$"))
     listed = page.eval_on_selector_all(".pto-class-table code.pto-id", "els => els.map(e => e.textContent)")
     assert listed == ["TADD", "TMUL", "TSQRT"]
     assert "elementwise-tile-tile" in page.locator("h1").inner_text()
