@@ -198,6 +198,7 @@ SHARED_GROUPS = {
     "tests/site/test_realtree_avs_examples.py": "real-site",  # real_avs_examples, and real_site
     "tests/site/test_links.py": "real-site",
     "tests/site/test_reader_browser.py": "real-site",
+    "tests/site/test_find_browser.py": "real-site",
     "tests/executor/test_exec_v2_realtree.py": "real-exec",  # shared_real_exec (tests/executor/conftest.py)
     "tests/executor/test_exec_v2_bundle_realtree.py": "real-exec",
     "tests/executor/test_exec_v1_on_model_realtree.py": "real-exec",  # real_load, shared with the group

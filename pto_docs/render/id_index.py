@@ -12,6 +12,7 @@ import json
 import re
 
 from ..i18n import LOCALES, labels
+from ..i18n.long_names import long_name, search_terms, titled
 from ..model.catalog import Catalog
 from . import routes
 
@@ -47,6 +48,12 @@ def id_entries(cat: Catalog) -> list[list]:
             rows.add((normalise(tid), _url(routes.unit_src(unit), tid), 3, tid, 3))
     for aid in cat.adrs:
         rows.add((normalise(aid), _url(routes.adr_src(aid)), 4, aid, 0))
+    # "load word" finds LW: each English long name as a key too, where it is no id's key already
+    ids = {r[0] for r in rows}
+    for unit in cat.instructions:
+        key = normalise(long_name(unit.mnemonic, "en"))
+        if key and key not in ids:
+            rows.add((key, _url(routes.unit_src(unit)), 0, titled(unit.mnemonic, "en"), 5))
     return [list(r) for r in sorted(rows, key=lambda r: (r[0], r[4], r[1]))]
 
 
@@ -57,7 +64,8 @@ def _translated(cat: Catalog, locale: str, subject: str, pointer: str, english: 
 
 
 def quick_entries(cat: Catalog, examples=None) -> dict[str, list[list]]:
-    """Per language, ``[url, title, text]`` of every instruction (its summary and its worked examples' captions),
+    """Per language, ``[url, title, text]`` of every instruction (title: "LW — Load Word"; text: its summary, its
+    worked examples' captions and its search terms, i18n/long_names.py),
     unit (summary) and ADR (title): the titles and summaries ``pto-search.js`` matches at once, while Material's
     full-text index is still being built in the browser."""
     out: dict[str, list[list]] = {}
@@ -68,7 +76,10 @@ def quick_entries(cat: Catalog, examples=None) -> dict[str, list[list]]:
             for ex in (examples or {}).get(unit.id, ()):
                 caption = (getattr(ex, "caption", None) or {})
                 text += " " + (caption.get(loc) or caption.get("en") or "")
-            rows.append([_url(routes.unit_src(unit)), unit.mnemonic or unit.id, text.strip()])
+            terms = search_terms(unit.mnemonic, loc)
+            if terms:
+                text += " " + " ".join(terms)
+            rows.append([_url(routes.unit_src(unit)), titled(unit.mnemonic, loc) if unit.mnemonic else unit.id, text.strip()])
         for aid, adr in sorted(cat.adrs.items()):
             title = _translated(cat, loc, aid, "/title", adr.title or "")
             rows.append([_url(routes.adr_src(aid)), aid, title])

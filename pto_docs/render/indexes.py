@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..i18n import labels
+from ..i18n.long_names import long_name
 from . import routes
 from .env import Prose
 from .parts import PageParts
@@ -38,11 +39,12 @@ def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]
     def row(u, src):
         return {"unit": u, "href": routes.relative(src, routes.unit_src(u)), "summary": Prose(u.id, "/summary", u.summary)}
 
+    pages = r.class_pages()
     src = routes.HOME
     yield src, render("pages/home.md.j2", src, counts={
         "instructions": len(instructions), "units": len(units), "adrs": len(cat.adrs),
         "requirements": len(cat.requirements), "tests": len(cat.tests)},
-        has_report=trace_markdown(r, locale) is not None)
+        has_report=trace_markdown(r, locale) is not None, classes=class_list(pages, locale, src, depth=1))
 
     src = routes.INSTRUCTION_INDEX
     by_surface: dict[str, list] = defaultdict(list)
@@ -52,7 +54,11 @@ def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]
                       surfaces=[(s, surface_label(locale, s), rows) for s, rows in sorted(by_surface.items(), key=lambda kv: _surface_key(kv[0]))],
                       classes=sorted(Counter((u.surface, "/".join(u.classification)) for u in instructions).items()),
                       engines=sorted(Counter(u.engine or "—" for u in instructions).items()),
-                      total=len(instructions))
+                      total=len(instructions), letters=a_to_z(instructions, pages, locale, src),
+                      class_options=class_list(pages, locale, src, depth=1))
+
+    for page in pages.values():
+        yield page.src, class_page(r, page, pages, locale, render)
 
     src = routes.UNIT_INDEX
     yield src, render("pages/unit_index.md.j2", src, rows=[row(u, src) for u in units])
@@ -75,6 +81,51 @@ def index_pages(r: SiteRenderer, locale: str) -> Iterator[tuple[str, PageParts]]
 
     from .changes import changes_pages  # (none without the plugin's ``previous``)
     yield from changes_pages(r, locale, render)
+
+
+def class_title(locale: str, page) -> str:
+    """"Scalar / agu": the surface's label and the classification path."""
+    return " / ".join([surface_label(locale, page.surface), *page.path])
+
+
+def class_list(pages: dict, locale: str, src: str, depth: int, surface: str | None = None,
+               under: tuple[str, ...] = ()) -> list[dict]:
+    """The classification pages ``depth`` segments deep (below ``under`` of ``surface`` when given), in page
+    order: label, link, key (for the index filter) and instruction count."""
+    out = []
+    for (s, path), page in sorted(pages.items(), key=lambda kv: (_surface_key(kv[0][0]), kv[0][1])):
+        if len(path) != depth or (surface is not None and (s != surface or path[:len(under)] != under)):
+            continue
+        out.append({"label": class_title(locale, page), "surface_label": surface_label(locale, s), "path": path,
+                    "short": path[-1] if path else surface_label(locale, s),
+                    "href": routes.relative(src, page.src), "key": "/".join((s, *path)), "count": len(page.units)})
+    return out
+
+
+def a_to_z(instructions, pages: dict, locale: str, src: str) -> list[tuple[str, list[dict]]]:
+    """The instructions by mnemonic, grouped by initial letter (anything else under "#")."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for u in sorted(instructions, key=lambda u: ((u.mnemonic or "").upper(), u.id)):
+        initial = (u.mnemonic or "#")[:1].upper()
+        top = pages.get((u.surface, tuple(u.classification[:1])))
+        full = pages.get((u.surface, tuple(u.classification)))
+        groups[initial if "A" <= initial <= "Z" else "#"].append({
+            "mnemonic": u.mnemonic or u.id, "href": routes.relative(src, routes.unit_src(u)),
+            "name": long_name(u.mnemonic, locale), "surface": u.surface, "surface_label": surface_label(locale, u.surface),
+            "class_key": "/".join((u.surface, *u.classification[:1])), "class_label": "/".join(u.classification),
+            "class_href": routes.relative(src, (full or top).src) if (full or top) else None})
+    return sorted(groups.items(), key=lambda kv: (kv[0] == "#", kv[0]))
+
+
+def class_page(r: SiteRenderer, page, pages: dict, locale: str, render) -> PageParts:
+    src = page.src
+    sub = class_list(pages, locale, src, len(page.path) + 1, page.surface, page.path)
+    rows = [] if not page.path and sub else [
+        {"unit": u, "href": routes.relative(src, routes.unit_src(u)), "name": long_name(u.mnemonic, locale),
+         "rest": "/".join(u.classification[len(page.path):]), "summary": Prose(u.id, "/summary", u.summary)}
+        for u in page.units]
+    return render("pages/class_page.md.j2", src, surface_label=surface_label(locale, page.surface), path=page.path, sub=sub, rows=rows,
+                  count=len(page.units), index_href=routes.relative(src, routes.INSTRUCTION_INDEX))
 
 
 def requirement_page_title(locale: str, page) -> str:

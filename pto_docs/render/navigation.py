@@ -20,6 +20,7 @@ from collections import defaultdict
 from ..i18n import labels
 from ..model.data_types import has_data_types
 from . import routes
+from .classes import class_pages
 from .indexes import SiteRenderer, _surface_key, surface_label
 
 MAX_ENTRIES = 24
@@ -53,17 +54,21 @@ def _title(entry: dict) -> str:
     return title
 
 
-def _tree_entries(node: dict) -> list[dict]:
+def _tree_entries(node: dict, path: tuple = (), index=None) -> list[dict]:
     """A nested ``{segment: {... "": [pages]}}`` tree as nav entries: a node's own pages first, then its
-    sub-groups by name; a group that holds only one sub-group and no pages of its own is skipped over."""
+    sub-groups by name; a group that holds only one sub-group and no pages of its own is skipped over.
+    ``index(path)``: the entry of the page a group at ``path`` opens with (its classification page), or None."""
     pages = list(node.get("", []))
     groups = []
     for key in sorted(k for k in node if k):
-        child = node[key]
+        child, at = node[key], path + (key,)
         while len(child) == 1 and "" not in child:  # a single sub-group: show it in place of its parent
-            (key, child), = [(f"{key} / {k}", v) for k, v in child.items()]
-        groups.append({key: _tree_entries(child)})
-    return ranges(ranges(pages) + groups) if groups else ranges(pages)
+            ((key, child, at),) = [(f"{key} / {k}", v, at + (k,)) for k, v in child.items()]
+        groups.append({key: _tree_entries(child, at, index)})
+    head = index(path) if index is not None else None
+    limit = MAX_ENTRIES - 1 if head else MAX_ENTRIES  # (the head counts among the group's entries)
+    entries = ranges(ranges(pages) + groups, limit) if groups else ranges(pages, limit)
+    return [head] + entries if head else entries
 
 
 def navigation(r: SiteRenderer, locale: str) -> list:
@@ -74,11 +79,16 @@ def navigation(r: SiteRenderer, locale: str) -> list:
         for segment in u.classification or ("-",):
             node = node.setdefault(segment, {})
         node.setdefault("", []).append({u.mnemonic: routes.unit_src(u)})
-    instructions: list = [{lab.t("nav.index"): routes.INSTRUCTION_INDEX}]
+    instructions: list = [{lab.t("find.nav_instruction_index"): routes.INSTRUCTION_INDEX}]
+    pages = r.class_pages() if hasattr(r, "class_pages") else class_pages(r.catalog)
     if has_data_types(r.catalog):
         instructions.append({lab.t("reference.data_types_title"): routes.DATA_TYPES})
     for surface in sorted(instructions_tree, key=_surface_key):
-        instructions.append({surface_label(locale, surface): _tree_entries(instructions_tree[surface])})
+        def index(path, surface=surface):
+            page = None if "-" in path else pages.get((surface, path))
+            name = " / ".join(path) if path else surface_label(locale, surface)
+            return {lab.t("find.nav_class_page", name=name): page.src} if page else None
+        instructions.append({surface_label(locale, surface): _tree_entries(instructions_tree[surface], (), index)})
 
     units_tree: dict[str, dict] = defaultdict(dict)
     for u in sorted((u for u in r.units if not u.is_instruction), key=lambda u: (u.classification, u.id)):
@@ -86,17 +96,17 @@ def navigation(r: SiteRenderer, locale: str) -> list:
         for segment in u.classification[:-1]:
             node = node.setdefault(segment, {})
         node.setdefault("", []).append({u.id: routes.unit_src(u)})
-    units: list = [{lab.t("nav.index"): routes.UNIT_INDEX}]
+    units: list = [{lab.t("find.nav_unit_index"): routes.UNIT_INDEX}]
     for surface in sorted(units_tree, key=_surface_key):
         node = units_tree[surface]
         while len(node) == 1 and "" not in node:  # every unit of the surface shares a first segment ("model")
             (node,) = node.values()
         units.append({surface_label(locale, surface): _tree_entries(node)})
 
-    adrs: list = [{lab.t("nav.index"): routes.ADR_INDEX}] + ranges([{a: routes.adr_src(a)} for a in sorted(r.catalog.adrs)])
+    adrs: list = [{lab.t("find.nav_adr_index"): routes.ADR_INDEX}] + ranges([{a: routes.adr_src(a)} for a in sorted(r.catalog.adrs)])
     from .indexes import requirement_page_title
     from .requirements_view import requirement_pages
-    requirements: list = [{lab.t("nav.index"): routes.REQUIREMENTS}] + [
+    requirements: list = [{lab.t("find.nav_requirement_index"): routes.REQUIREMENTS}] + [
         {requirement_page_title(locale, p): p.src} for p in requirement_pages(r.catalog)]
     nav: list = [
         {lab.t("nav.home"): routes.HOME},

@@ -28,12 +28,14 @@ from markupsafe import Markup
 
 from ..analysis.sitedata import SiteData
 from ..i18n import Localized, Translator, labels
+from ..i18n.long_names import long_name, search_terms
 from ..model.catalog import Catalog, Unit
 from ..model.frozen import pretty_json, sha256_text, thaw
 from ..sources.tree import SpecTree
 from . import routes
 from .adr_links import front_links
 from .adr_links import rewrite as rewrite_adr_links
+from .classes import class_links
 from .env import Prose, environment
 from .evidence import evidence_view
 from .fragments import json_block
@@ -128,6 +130,7 @@ class SiteRenderer:
         self._skeletons: dict[str, tuple[Unit, str]] = {}  # unit id -> (unit, its skeleton JSON), for global_key
         self._unit_keys: dict[str, str] = {}
         self._templates_dir = templates_dir
+        self._class_pages: dict | None = None
         self.link_problems: list = []  # ADR links that resolve to no page (render/adr_links.py), each once
         # files a page model or page reads on demand (documentation hashes, ...): (op, path, answer) per unit,
         # checked against this tree before a unit's model or page is taken over
@@ -296,7 +299,17 @@ class SiteRenderer:
             link=lambda to, anchor="": routes.relative(src, to, anchor),
             release=self.catalog.release, frag=out.frag, heavy=out.heavy, H=out.H,
             prose=helpers.prose, sha=helpers.sha, heading=helpers.heading, V=helpers.value,
-            evidence_test=blocks.evidence_test, avs_example=blocks.avs_example, **values)
+            evidence_test=blocks.evidence_test, avs_example=blocks.avs_example,
+            long_name=lambda mnemonic: long_name(mnemonic, locale),
+            search_terms=lambda mnemonic: search_terms(mnemonic, locale),
+            class_links=lambda unit: class_links(self.class_pages(), unit, src), **values)
+
+    def class_pages(self) -> dict:
+        """The classification pages of this catalog (render/classes.py), made once."""
+        if self._class_pages is None:
+            from .classes import class_pages
+            self._class_pages = class_pages(self.catalog)
+        return self._class_pages
 
     def _with_banner(self, text: str, locale: str, tr: _PageTranslator, out: Collector) -> str:
         """The translation banner in place of its marker, as a searchable fragment: its counts differ from page
@@ -440,7 +453,7 @@ class SiteRenderer:
         from .requirements_view import requirement_pages
         history = (1 + len(removed_sources(self))) if getattr(self.data, "history", None) is not None else 0
         return (len(self.units) + len(self.catalog.adrs) + 6 + len(requirement_pages(self.catalog))  # (+ the report)
-                + has_data_types(self.catalog) + history)
+                + has_data_types(self.catalog) + history + len(self.class_pages()))
 
     def pages(self, locale: str) -> Iterator[tuple[str, PageParts]]:
         from .indexes import index_pages

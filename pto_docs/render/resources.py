@@ -24,4 +24,6 @@ SITE_SRC_DIR = _shipped("site_src")  # the hand-written site sources (docs_dir o
 STYLESHEET = "assets/pto-docs.css"  # our stylesheet: its path under SITE_SRC_DIR and in every built site
 SEARCH_SCRIPT = "assets/pto-search.js"  # the exact-id lookup (templates/overrides/main.html loads it), likewise
 LANGUAGE_SCRIPT = "assets/pto-language.js"  # the language switch keeps the #anchor (main.html loads it), likewise
+FIND_SCRIPT = "assets/pto-find.js"  # the jump-to-mnemonic box and the A–Z filter (main.html loads it), likewise
+FIND_STYLESHEET = "assets/pto-find.css"  # their layout and the classification pages', likewise
 DEFAULT_CONFIG = PACKAGE_DIR / "site" / "default-mkdocs.yml"  # `pto-docs build` without an mkdocs.yml

@@ -385,6 +385,10 @@ class SiteBuild(PageEvents):
         if self.locale is None:  # report once, on the primary build
             for d in diags:
                 (log.error if d in errors else log.info)(d.format())
+            if not errors:  # (a warning line like the tree's others: pages without a long name are still right)
+                from ..i18n.long_names import missing_diagnostics
+                for d in missing_diagnostics(self.state.result.catalog.instructions):
+                    log.info(d.format())
         if errors or self.state.renderer is None:
             raise PluginError(f"pto-docs: {len(errors)} validation error(s) in {root}; see the diagnostics above")
 

@@ -15,7 +15,7 @@ from mkdocs.config import config_options as c
 
 from ..api import check_mkdocs_config, config_path  # noqa: F401 - the plugin's checks, shared with api.build_site
 from ..i18n import LOCALES
-from ..render.resources import OVERRIDES_DIR, STYLESHEET
+from ..render.resources import FIND_STYLESHEET, OVERRIDES_DIR, STYLESHEET
 
 DOCS_CHOICES = ("ignore", "include")
 DOCS_SECTION = "docs/"  # `docs: include`: where the pages of a docs_dir inside the spec root go
@@ -90,7 +90,7 @@ MARKDOWN_EXTENSIONS = {"attr_list": {}, "toc": {"permalink": True}, "tables": {}
 THEME_FEATURES = ("navigation.prune", "navigation.indexes")
 # and those a reader expects, set when the configuration names no features of its own: back to top, the search
 # terms highlighted on the page a result opens, a copy button on every code block
-READER_FEATURES = ("navigation.top", "search.highlight", "content.code.copy")
+READER_FEATURES = ("navigation.top", "search.highlight", "content.code.copy", "navigation.path", "navigation.footer")
 # Material's own default font (its mkdocs_theme.yml), fetched from Google Fonts: a configuration that still has it
 # said nothing of fonts (MkDocs merges the theme's defaults into config.theme before any plugin sees it)
 MATERIAL_DEFAULT_FONT = {"text": "Roboto", "code": "Roboto Mono"}
@@ -107,8 +107,9 @@ def adopt_site_settings(config) -> None:
     overrides = str(OVERRIDES_DIR)
     if overrides not in dirs:
         dirs.insert(1 if config.theme.custom_dir else 0, overrides)
-    if STYLESHEET not in [str(css) for css in config.extra_css]:
-        config.extra_css.append(STYLESHEET)
+    for css in (STYLESHEET, FIND_STYLESHEET):
+        if css not in [str(c) for c in config.extra_css]:
+            config.extra_css.append(css)
     names = [ext if isinstance(ext, str) else getattr(ext, "__name__", "") for ext in config.markdown_extensions]
     for name, options in MARKDOWN_EXTENSIONS.items():
         if name not in names:

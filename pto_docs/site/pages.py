@@ -21,7 +21,7 @@ from mkdocs.structure.files import File
 from ..i18n import labels
 from ..render import routes
 from ..render.navigation import navigation
-from ..render.resources import LANGUAGE_SCRIPT, SEARCH_SCRIPT, SITE_SRC_DIR, STYLESHEET
+from ..render.resources import FIND_SCRIPT, FIND_STYLESHEET, LANGUAGE_SCRIPT, SEARCH_SCRIPT, SITE_SRC_DIR, STYLESHEET
 from ..runtime.progress import current as current_progress
 from . import output, serve
 from .config import DOCS_SECTION, docs_dir_in_spec_root
@@ -59,9 +59,9 @@ class PageEvents:
             files.append(File.generated(config, STYLESHEET, content=css))
         elif existing is None:
             files.append(File.generated(config, STYLESHEET, abs_src_path=str(SITE_SRC_DIR / STYLESHEET)))
-        for script in (SEARCH_SCRIPT, LANGUAGE_SCRIPT):
-            if files.get_file_from_path(script) is None:
-                files.append(File.generated(config, script, abs_src_path=str(SITE_SRC_DIR / script)))
+        for asset in (SEARCH_SCRIPT, LANGUAGE_SCRIPT, FIND_SCRIPT, FIND_STYLESHEET):
+            if files.get_file_from_path(asset) is None:
+                files.append(File.generated(config, asset, abs_src_path=str(SITE_SRC_DIR / asset)))
 
     def files(self, files, config):
         from .cache import PageCache, build_signature

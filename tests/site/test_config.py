@@ -77,7 +77,7 @@ def test_trace_policy_is_checked_by_the_same_code_in_the_plugin_and_in_trace(tmp
 def test_theme_overrides_go_after_a_users_custom_dir_and_the_stylesheet_is_added_once(tmp_path):
     from mkdocs.config import load_config
 
-    from pto_docs.render.resources import OVERRIDES_DIR, STYLESHEET
+    from pto_docs.render.resources import FIND_STYLESHEET, OVERRIDES_DIR, STYLESHEET
     from pto_docs.site.config import adopt_site_settings
     mine = tmp_path / "mine"
     mine.mkdir()
@@ -91,6 +91,6 @@ def test_theme_overrides_go_after_a_users_custom_dir_and_the_stylesheet_is_added
     dirs = config.theme.dirs
     assert dirs[0] == str(mine) and dirs[1] == str(OVERRIDES_DIR) and dirs.count(str(OVERRIDES_DIR)) == 1
     assert "material" in dirs[2]
-    assert [str(css) for css in config.extra_css] == [STYLESHEET]
+    assert [str(css) for css in config.extra_css] == [STYLESHEET, FIND_STYLESHEET]
     assert {"attr_list", "admonition", "pymdownx.superfences"} <= set(config.markdown_extensions)
     assert "navigation.prune" in config.theme["features"]

@@ -179,10 +179,12 @@ def test_id_index_carries_the_quick_matches_of_each_language(renderer):
     url = routes.url_of(routes.unit_src(tsqrt))
     en = {row[0]: row for row in data["quick"]["en"]}
     zh = {row[0]: row for row in data["quick"]["zh-CN"]}
-    assert en[url][1] == "TSQRT" and tsqrt.summary in en[url][2]
-    assert "平方根" in zh[url][2] and "平方根" not in en[url][2]
+    from pto_docs.i18n.long_names import titled
+    assert en[url][1] == titled("TSQRT", "en") and tsqrt.summary in en[url][2]  # (with its long name: issue 33)
+    assert "平方根" in zh[url][2]
     translated = cat.translations.get(("zh-CN", tsqrt.id))
     if translated is not None and "/summary" in translated.strings:
         assert translated.strings["/summary"].text in zh[url][2]
+        assert translated.strings["/summary"].text not in en[url][2]
     assert len(data["quick"]["en"]) == len(cat.units) + len(cat.adrs) == len(data["quick"]["zh-CN"])
     assert data["quick_label"]["en"] and data["quick_label"]["zh-CN"] != data["quick_label"]["en"]

@@ -5,7 +5,7 @@ A generated page's Markdown is only its title (``# TMUL``), its section headings
 Markdown. MkDocs builds a new Markdown instance with every extension for every page, which on ~940 pages per
 language costs seconds for what is, across all instruction pages of a language, a handful of distinct
 documents up to their titles. So a page whose Markdown has exactly that form and a plain title (letters,
-digits, spaces and ``.,:;/()+=@%'-``, Markdown escapes allowed) is converted by MkDocs' own ``Page.render``
+digits, spaces and ``.,:;/()+=@%'-``, the em dash of a long name and full-width ``，（）：``, Markdown escapes allowed) is converted by MkDocs' own ``Page.render``
 with its title replaced by a sentinel, once per distinct result, and the page gets that result with the
 sentinel replaced by its title and by the heading id the ``toc`` extension would give it (its configured
 ``slugify``; any id clash, empty id, link or other surprise falls back to a full conversion of the page).
@@ -28,7 +28,7 @@ SENTINEL = "PTOTITLESENTINEL"
 _H1 = re.compile(r"# (?P<text>[^\n{}]+?) *\Z")
 _OTHER_LINE = re.compile(r"(?:[ \t]*|<!--pto-[a-z]+:\d+-->|#{2,6} [^\n]*)\Z")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_PLAIN = re.compile(r"[^\W_]+(?:[ .,:;/()+=@%'-]+[^\W_]*)*\Z")
+_PLAIN = re.compile(r"[^\W_]+(?:[ .,:;/()+=@%'\-—，（）：]+[^\W_]*)*\Z")  # (— and full-width: "LW — 加载字（48 位）")
 _LINK = re.compile(r"""(?:href|src)=["'](?!#)""")
 
 
