@@ -21,7 +21,14 @@ from mkdocs.structure.files import File
 from ..i18n import labels
 from ..render import routes
 from ..render.navigation import navigation
-from ..render.resources import FIND_SCRIPT, FIND_STYLESHEET, LANGUAGE_SCRIPT, SEARCH_SCRIPT, SITE_SRC_DIR, STYLESHEET
+from ..render.resources import (
+    FIND_SCRIPT,
+    FIND_STYLESHEET,
+    LANGUAGE_SCRIPT,
+    SEARCH_SCRIPT,
+    SITE_SRC_DIR,
+    STYLESHEET,
+)
 from ..runtime.progress import current as current_progress
 from . import output, serve
 from .config import DOCS_SECTION, docs_dir_in_spec_root
