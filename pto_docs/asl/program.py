@@ -233,6 +233,10 @@ class Program:
         self.initial = [copy_value(v) for v in self.G]
         self.dirty.clear()
 
+    def arities(self, name: str) -> frozenset[int]:
+        """The numbers of arguments the subprograms named ``name`` take (empty when there is none)."""
+        return frozenset(fn.arity for fn in self.functions.get(name, ()))
+
     def returns_value(self, name: str) -> bool:
         """Whether the first subprogram named ``name`` returns a value (a function, not a procedure)."""
         return self.functions[name][0].decl.ret is not None

@@ -50,7 +50,7 @@ def run_on_model(catalog, generated: str | None, cache_dir, case: dict) -> dict:
                 not program.has_subprogram(f"InstructionContractOperandsLegal_{mnemonic}"):
             raise CaseError(f"unknown or unmodelled instruction {mnemonic}: neither the NumPy executor nor the "
                             f"tree's ASL model ({entry}) has it", "/execute/instruction", "EXEC-SEMANTIC")
-        arity = {fn.arity for fn in program.functions.get(entry, ())}
+        arity = program.arities(entry)
         if 1 + len(sources) not in arity:
             raise CaseError(f"{mnemonic} takes {min(arity) - 1} source(s) in the tree's ASL model, got "
                             f"{len(sources)}", "/execute/sources", "EXEC-SEMANTIC")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..bridge.avs_examples import AvsExample
 from ..model.catalog import Catalog, Unit
+from ..store.memo import Memo
 from . import routes
 from .state_view import _split, shown_change
 
@@ -147,7 +148,7 @@ def _readable(rows: list[StateRow]) -> list[StateRow]:
     return out
 
 
-_ASSEMBLERS: dict[int, object] = {}
+_ASSEMBLERS = Memo(__name__, "the assembler of a catalog: id(catalog) -> Assembler", limit=2)
 
 
 def _concrete(catalog: Catalog, d) -> str:

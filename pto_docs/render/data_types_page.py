@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..analysis.data_types import DATA_TYPE_DOMAIN, data_types, field_domains
 from ..i18n import labels
 from ..model.catalog import Catalog
-from ..model.data_types import DATA_TYPE_DOMAIN, data_types, field_domains
 from . import routes
 from .env import Prose
 from .field_values import value_ranges

@@ -142,7 +142,7 @@ def _meaning(catalog: Catalog, domain, fixed: tuple[str, str, str]) -> str | Non
     """The meaning of a fixed value (``fixed[0]``, decimal or ``0x``/``0b``) of a field with a domain."""
     if domain is None:
         return None
-    from ..model.data_types import DATA_TYPE_DOMAIN, data_type_name
+    from ..analysis.data_types import DATA_TYPE_DOMAIN, data_type_name
     try:
         value = int(fixed[0], 0)
     except ValueError:

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..analysis.data_types import DATA_TYPE_DOMAIN, FieldDomain, field_domains
 from ..model.catalog import Catalog, Unit
-from ..model.data_types import DATA_TYPE_DOMAIN, FieldDomain, field_domains
 from . import routes
 from .env import Prose
 

@@ -17,8 +17,8 @@ import math
 import os
 from collections import defaultdict
 
+from ..analysis.data_types import has_data_types
 from ..i18n import labels
-from ..model.data_types import has_data_types
 from . import routes
 from .classes import class_pages
 from .indexes import SiteRenderer, _surface_key, surface_label

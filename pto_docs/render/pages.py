@@ -448,7 +448,7 @@ class SiteRenderer:
             self._adr_bodies.setdefault(text, html)
 
     def page_count(self) -> int:
-        from ..model.data_types import has_data_types
+        from ..analysis.data_types import has_data_types
         from .changes import removed_sources
         from .requirements_view import requirement_pages
         history = (1 + len(removed_sources(self))) if getattr(self.data, "history", None) is not None else 0

@@ -16,10 +16,12 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from ..store.memo import Memo
+
 CHANGELOG = "CHANGELOG.md"
 MAX_CHANGELOG = 1 << 20
-_LOADED: dict[str, object] = {}  # identity -> history.release.LoadedRelease (the last few)
 _KEEP = 2
+_LOADED = Memo(__name__, "the previous releases loaded: identity -> history.release.LoadedRelease", limit=_KEEP)
 
 
 class PreviousRelease:
@@ -68,9 +70,7 @@ class PreviousRelease:
                                        self.base if self.is_tree() else self.spec_root)
             except api.ConfigProblem as exc:
                 raise PluginError(f"previous release: {exc}") from None
-            while len(_LOADED) >= _KEEP:
-                _LOADED.pop(next(iter(_LOADED)))
-            _LOADED[key] = hit
+            _LOADED[key] = hit  # (the memo keeps the last _KEEP)
         return hit
 
     def history(self, catalog, root: Path):

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from pto_docs.analysis.data_types import data_types
 from pto_docs.analysis.load import load_catalog
 from pto_docs.analysis.sitedata import SiteData
-from pto_docs.model.data_types import data_types
 from pto_docs.render import routes
 from pto_docs.render.carried_ops import carried_operations
 from pto_docs.render.pages import SiteRenderer

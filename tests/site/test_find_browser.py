@@ -80,7 +80,7 @@ def test_instruction_page_has_breadcrumbs_previous_next_and_class_links(page, ca
     assert "elementwise-tile-tile" in page.locator("h1").inner_text()
 
 
-def _top3(page, url: str, query: str, expected: str) -> None:
+def _check_top3(page, url: str, query: str, expected: str) -> None:
     page.unroute("**/search/search_index.json")
     results = search(page, url, query)
     titles = [title.replace("\u200b", "") for title, _href in results[:3]]
@@ -92,13 +92,13 @@ def _top3(page, url: str, query: str, expected: str) -> None:
 @pytest.mark.parametrize(("lang", "query", "expected"), [
     ("", "replicate", "TCOLEXPAND"), ("", "plus", "TADD"), ("zh-CN/", "列广播", "TCOLEXPAND")])
 def test_catalog_searches_find_by_long_name_and_synonym(page, catalog_url, lang, query, expected):
-    _top3(page, catalog_url + lang, query, expected)
+    _check_top3(page, catalog_url + lang, query, expected)
 
 
 @pytest.mark.parametrize(("lang", "query", "expected"), [
     ("", "load word", "LW"), ("", "broadcast column", "TCOLEXPAND"), ("zh-CN/", "转置", "TTRANS")])
 def test_real_tree_searches_find_by_long_name_and_synonym(page, real_url, lang, query, expected):
-    _top3(page, real_url + lang, query, expected)
+    _check_top3(page, real_url + lang, query, expected)
 
 
 @pytest.mark.parametrize("lang", LANGS)

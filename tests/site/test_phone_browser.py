@@ -31,7 +31,7 @@ READING_ORDER = ["assembly", "assembler-symbols", "encoding", "asl", "worked-exa
                  "sources"]
 
 
-def _tmul_order(page, base: str) -> dict:
+def _check_tmul_order(page, base: str) -> dict:
     out = {}
     for lang in LANGS:
         measure(page, base + lang + SEED_PAGES["TMUL"], *PHONE)
@@ -45,11 +45,11 @@ def _tmul_order(page, base: str) -> dict:
 
 
 def test_catalog_tmul_in_reading_order_on_a_phone(page, catalog_url):
-    _tmul_order(page, catalog_url)
+    _check_tmul_order(page, catalog_url)
 
 
 def test_real_tree_tmul_first_example_within_4000_px_on_a_phone(page, real_url):
-    for lang, tops in _tmul_order(page, real_url).items():
+    for lang, tops in _check_tmul_order(page, real_url).items():
         assert tops["worked-examples"] <= 4000, (lang, tops)
 
 
@@ -97,7 +97,7 @@ ROWS_JS = """() => Array.from(document.querySelectorAll('table.pto-cards tbody t
 def test_catalog_index_tables_are_cards_on_a_phone(page, catalog_url):
     """Each row a block: its first cell (the id) as wide as the row, no index row taller than ~6 lines."""
     for lang in LANGS:
-        for path in ("units/", "adrs/", "instructions/", "requirements/tile/"):
+        for path in ("units/", "adrs/", "requirements/tile/"):  # (instructions/ is the A–Z list: test_find_browser)
             measure(page, catalog_url + lang + path, *PHONE)
             rows = page.evaluate(ROWS_JS)
             assert rows, path

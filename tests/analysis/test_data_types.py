@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from pto_docs.analysis.data_types import DATA_TYPE_DOMAIN, data_type_name, data_types, field_domains
 from pto_docs.analysis.load import load_catalog
-from pto_docs.model.data_types import DATA_TYPE_DOMAIN, data_type_name, data_types, field_domains
 
 TYPES_UNIT = "asl/arch/data-types/tile-data-types.asl"
 

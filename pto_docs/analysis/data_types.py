@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .catalog import Catalog
+from ..model.catalog import Catalog
+from ..store.memo import Memo
 
 DATA_TYPE_DOMAIN = "PTO-FIELD-BLOCK-DATATYPE"
 HARDWARE_PROFILE = "spec/hardware-conformance-profile.json"
@@ -80,7 +81,7 @@ def _domain(item: Mapping[str, Any], owner: str, pointer: str) -> FieldDomain | 
                        _text(item.get("rejection")), owner, pointer)
 
 
-_CACHE: dict[str, tuple[Catalog, Any]] = {}
+_CACHE = Memo(__name__, "the field domains, data types and type names of the last catalog: name -> (catalog, value)")
 
 
 def _cached(name: str, catalog: Catalog, make):
