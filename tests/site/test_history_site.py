@@ -70,6 +70,11 @@ def test_a_removed_instruction_keeps_a_page_at_its_old_address(history_site, lan
     assert "0.58.5" in text and "0.58.4" in text
     assert (page.parent / _links(page)["ADR-0059"] / "index.html").resolve() == (site / lang / "adrs/ADR-0059/index.html").resolve()
     assert CHANGELOG_LINE in text  # quoted as text: the tree's markup is not the page's
+    # what replaces it (ADR-0059 and the changelog name TADD with it), linked to TADD's page of this release
+    replaced = re.search(r'<p class="pto-replaced-by">(.*?)</p>', page.read_text("utf-8"), re.S).group(1)
+    assert re.findall(r"<code>([^<]*)</code>", replaced) == ["TADD"]
+    href = re.search(r'href="([^"]+)"', replaced).group(1)
+    assert (page.parent / href / "index.html").resolve() == (site / lang / PAGE.format("TADD")).resolve()
     assert "Adds <img src=x onerror=alert(1)> the" in text  # (the old release's summary, as text too)
     for shown in (page, site / lang / "changes" / "index.html"):
         assert "<b>instead</b>" not in shown.read_text("utf-8") and "<img src=x" not in shown.read_text("utf-8")
@@ -117,8 +122,21 @@ def test_long_values_are_cut_around_their_first_difference():
     assert shortened({"k": [1, 2]}, {"k": [1, 3]}) == ('{"k": [1, 2]}', '{"k": [1, 3]}')
 
 
+def test_a_replacement_is_an_instruction_of_the_new_release_named_in_the_same_sentence_or_line(tmp_path):
+    from pto_docs.api import load_catalog
+    from pto_docs.history.naming import ReleaseNotes
+    old, new = make_releases(tmp_path)
+    (new / "CHANGELOG.md").write_text("# Changelog\n\n- TOLDADD: see TSQRT.\n- TMUL and SWI are unchanged.\n", "utf-8")
+    notes = ReleaseNotes(load_catalog(new).catalog, (new / "CHANGELOG.md").read_text("utf-8"))
+    named = notes.naming("TOLDADD", "PTO-TILE-TOLDADD")
+    # ADR-0059's sentence names TADD, the changelog line TSQRT; TMUL and SWI are in a line that does not name it
+    assert named.replacements == ("TADD", "TSQRT")
+    assert named.changelog == ("- TOLDADD: see TSQRT.",) and "ADR-0059" in named.adrs
+    assert notes.naming("TNOSUCH").replacements == () and not notes.naming("TNOSUCH")
+
+
 def test_a_mnemonic_is_named_only_as_a_whole_word():
-    from pto_docs.history.notes import mentions
+    from pto_docs.history.naming import names as mentions
     assert mentions("Scope: `B.EQ`, `B.NE`.", "B.EQ") and mentions("B.EQ is reserved", "B.EQ")
     assert not mentions("B.EQZ is kept", "B.EQ") and not mentions("XB.EQ", "B.EQ") and not mentions("B.EQ.W", "B.EQ")
     assert mentions("see PTO-TILE-TOLDADD", "TOLDADD", "PTO-TILE-TOLDADD")
