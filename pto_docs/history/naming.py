@@ -4,7 +4,10 @@ of removed instructions (notes.py) use.
 
 "Named": the mnemonic, or the unit id, as a whole word (``B.EQ`` is not named by ``B.EQZ``, ``XB.EQ`` nor
 ``B.EQ.W``). A sentence or changelog line that names a removed instruction and also names instructions the new
-release has tells what replaces it (``replacements``).
+release, and says that something replaces it ("replaced by", "superseded", "instead", "renamed", "successor",
+"merged into", "moved to", "became"; 替代, 取代, 改用, 改为), tells what replaces it (``replacements``): a sentence
+that only lists the removed instruction with others ("B.TEXT, MPAR/MSEQ and long BSTART forms are not active")
+does not.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ MAX_CHANGELOG_BYTES = 16 << 20  # a larger changelog is not read (as if there we
 MAX_LINE = 400  # characters of a naming line kept
 MAX_LINES = 5  # naming lines kept per instruction
 _WORD = re.compile(r"(?<![\w.])\w[\w.]*(?<!\.)")  # a candidate name: word characters and inner dots
+_REPLACES = re.compile(r"(?i)\b(?:replac\w*|supersed\w*|instead|renam\w*|successors?|merged\s+into|moved\s+to|"
+                       r"bec(?:ome|omes|ame))\b|替代|取代|改用|改为")
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n\s*\n|\n\s*[-*]\s+")  # sentence, paragraph and list-item breaks
 
 
@@ -81,5 +86,10 @@ class ReleaseNotes:
         return Naming(adrs, tuple(line[:MAX_LINE] for line in lines[:MAX_LINES]), tuple(sorted(replacements)))
 
     def _others(self, text: str, candidates: tuple[str, ...]) -> set[str]:
-        """The instructions of this release ``text`` names, other than ``candidates``."""
+        """The instructions of this release ``text`` says replace ``candidates`` (none if it says nothing
+        replaces them); the words of a candidate's own name (``BSTART CALL``) are not others."""
+        if not _REPLACES.search(text):
+            return set()
+        for name in candidates:
+            text = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)", " ", text)
         return {w for w in _WORD.findall(text) if w in self.mnemonics and w not in candidates}

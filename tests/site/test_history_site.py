@@ -126,12 +126,15 @@ def test_a_replacement_is_an_instruction_of_the_new_release_named_in_the_same_se
     from pto_docs.api import load_catalog
     from pto_docs.history.naming import ReleaseNotes
     old, new = make_releases(tmp_path)
-    (new / "CHANGELOG.md").write_text("# Changelog\n\n- TOLDADD: see TSQRT.\n- TMUL and SWI are unchanged.\n", "utf-8")
+    (new / "CHANGELOG.md").write_text("# Changelog\n\n- TOLDADD: replaced by TSQRT.\n- TMUL and SWI are unchanged.\n"
+                                    "- TOLDADD and TCOLEXPAND were reviewed.\n", "utf-8")
     notes = ReleaseNotes(load_catalog(new).catalog, (new / "CHANGELOG.md").read_text("utf-8"))
     named = notes.naming("TOLDADD", "PTO-TILE-TOLDADD")
     # ADR-0059's sentence names TADD, the changelog line TSQRT; TMUL and SWI are in a line that does not name it
     assert named.replacements == ("TADD", "TSQRT")
-    assert named.changelog == ("- TOLDADD: see TSQRT.",) and "ADR-0059" in named.adrs
+    # a line naming it with another instruction but saying nothing replaces it names no replacement
+    assert named.changelog == ("- TOLDADD: replaced by TSQRT.", "- TOLDADD and TCOLEXPAND were reviewed.")
+    assert "ADR-0059" in named.adrs
     assert notes.naming("TNOSUCH").replacements == () and not notes.naming("TNOSUCH")
 
 
