@@ -12,6 +12,7 @@ does not.
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -65,6 +66,7 @@ class ReleaseNotes:
         self.adrs = {a.id: (json.dumps(thaw(a.front), ensure_ascii=False), a.body) for a in catalog.adrs.values()}
         self.lines = [line.strip() for line in (changelog or "").splitlines() if line.strip()]
         self.mnemonics = frozenset(u.mnemonic for u in catalog.instructions if u.mnemonic)
+        self._breaks: dict[str, list[tuple[int, int]]] = {}  # ADR id -> its sentence breaks (start, end)
 
     def named(self, *candidates: str) -> bool:
         """Whether an ADR or a changelog line names one of ``candidates``."""
@@ -78,12 +80,28 @@ class ReleaseNotes:
         lines = [line for line in self.lines if names(line, *candidates)]
         replacements: set[str] = set()
         for i in adrs:
-            for sentence in _SENTENCE.split(self.adrs[i][1]):
-                if names(sentence, *candidates):
-                    replacements |= self._others(sentence, candidates)
+            for sentence in self._sentences_naming(i, candidates):
+                replacements |= self._others(sentence, candidates)
         for line in lines:
             replacements |= self._others(line, candidates)
         return Naming(adrs, tuple(line[:MAX_LINE] for line in lines[:MAX_LINES]), tuple(sorted(replacements)))
+
+    def _sentences_naming(self, adr: str, candidates: tuple[str, ...]) -> list[str]:
+        """The sentences of an ADR's body that name one of ``candidates``: found where each naming occurs, so
+        the cost follows the body's length once, not its number of sentences times the candidates."""
+        body = self.adrs[adr][1]
+        breaks = self._breaks.get(adr)
+        if breaks is None:
+            breaks = self._breaks[adr] = [(m.start(), m.end()) for m in _SENTENCE.finditer(body)]
+        starts = [b[0] for b in breaks]
+        out: dict[int, str] = {}
+        for name in candidates:
+            for m in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)", body) if name else ():
+                k = bisect.bisect_right(starts, m.start())  # breaks[k-1] is the last break starting before it
+                begin = breaks[k - 1][1] if k else 0
+                end = breaks[k][0] if k < len(breaks) else len(body)
+                out.setdefault(begin, body[begin:end])
+        return [out[k] for k in sorted(out)]
 
     def _others(self, text: str, candidates: tuple[str, ...]) -> set[str]:
         """The instructions of this release ``text`` says replace ``candidates`` (none if it says nothing
