@@ -158,3 +158,29 @@ def test_the_plugin_option_previous_is_read_relative_to_mkdocs_yml(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert 'id="change-TMUL"' in (site / "zh-CN" / "changes" / "index.html").read_text("utf-8")
     assert (site / PAGE.format("TOLDADD")).is_file()
+
+
+def test_the_site_and_the_gate_read_the_same_changelog(tmp_path):
+    """A changelog line past the first MiB: the pages of removed instructions quote it as the gate counts it (the
+    site read only the first MiB, so its page said nothing names the instruction the gate saw named)."""
+    from pto_docs.api import load_catalog
+    from pto_docs.history.diff import diff_analyses
+    from pto_docs.history.naming import changelog_text
+    from pto_docs.history.undocumented import undocumented_changes
+    from pto_docs.site.history import PreviousRelease
+    old, new = make_releases(tmp_path)
+    adr = new / "docs/status/decisions/0059-mnemonic-field-encoding-closure.md"
+    adr.write_text(adr.read_text("utf-8").replace("TOLDADD is replaced by TADD.", ""), "utf-8")
+    line = "- TOLDADD is replaced by TSQRT"
+    (new / "CHANGELOG.md").write_text("# Changelog\n\n" + ("- filler\n" * 120_000) + line + "\n", "utf-8")
+    assert (new / "CHANGELOG.md").stat().st_size > 1 << 20
+    catalog = load_catalog(new).catalog
+    removed = PreviousRelease(str(old), tmp_path, new).history(catalog, new).removed
+    assert [(r.unit.mnemonic, r.changelog, r.replacements) for r in removed] == [("TOLDADD", (line,), ("TSQRT",))]
+    diff = diff_analyses(load_catalog(old).catalog, catalog)
+    assert undocumented_changes(diff, catalog, changelog_text(new)) == []
+    # and a link in its place is read by neither
+    (new / "CHANGELOG.md").rename(tmp_path / "elsewhere.md")
+    (new / "CHANGELOG.md").symlink_to(tmp_path / "elsewhere.md")
+    assert PreviousRelease(str(old), tmp_path, new).history(catalog, new).removed[0].changelog == ()
+    assert [f[1] for f in undocumented_changes(diff, catalog, changelog_text(new))] == ["TOLDADD"]
