@@ -204,6 +204,7 @@ SHARED_GROUPS = {
     "tests/executor/test_exec_v1_on_model_realtree.py": "real-exec",  # real_load, shared with the group
     "tests/history/test_formats.py": "releases",  # releases (tests/history/conftest.py): the unpacked 0.58.x trees
     "tests/history/test_diff.py": "releases",
+    "tests/history/test_versions_real_browser.py": "releases",  # three real releases' versioned site, built once
 }
 # The units that take a minute or more (measured with --durations), costliest first. They are handed out
 # before all others, so that the run never ends with one worker alone on one of them.

@@ -1,6 +1,7 @@
 """What a site built with ``--previous OLD`` says about its release's history: the comparison of the two releases
 (diff.py) and, for each instruction the new release removed, where the new release names it (its ADRs, its
-changelog), so the page kept at the removed instruction's old address can point there.
+changelog: naming.py) and what replaces it where they say, so the page kept at the removed instruction's old
+address can point there.
 
 A pure function of two loaded catalogs and the new release's changelog text; the site reads the changelog
 (site/history.py) and the pages only show this data (render/changes.py).
@@ -10,15 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 
 from ..model.catalog import Catalog, Unit
-from ..model.frozen import thaw
 from .diff import InstructionChange, ReleaseDiff, Side, diff_analyses
-
-MAX_CHANGELOG_LINES = 5  # per removed instruction
-MAX_LINE = 400  # characters of a changelog line shown
+from .naming import ReleaseNotes
 
 
 @dataclass(frozen=True)
@@ -26,6 +23,7 @@ class RemovedInstruction:
     unit: Unit  # as the previous release had it (its page address comes from it)
     adrs: tuple[str, ...]  # ADRs of the new release whose text names the mnemonic
     changelog: tuple[str, ...]  # lines of the new release's changelog that name it
+    replacements: tuple[str, ...] = ()  # instructions of the new release named with it (naming.py)
 
 
 @dataclass(frozen=True)
@@ -46,12 +44,6 @@ class ReleaseHistory:
         return self.diff.change_of(mnemonic) if mnemonic else None
 
 
-def mentions(text: str, *names: str) -> bool:
-    """Whether ``text`` names one of ``names`` (a mnemonic, a unit id) as a whole word (``B.EQ`` is not named by
-    ``B.EQZ`` nor ``XB.EQ``): the rule of the gate's CHANGE-UNDOCUMENTED check (history/undocumented.py)."""
-    return any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)", text) for name in names if name)
-
-
 def release_history(old: Catalog, new: Catalog, changelog: str | None = None, label: str | None = None) -> ReleaseHistory:
     """The history a site of ``new`` shows, compared with ``old``. ``label``: how the previous release is named
     (default: its declared version)."""
@@ -60,17 +52,15 @@ def release_history(old: Catalog, new: Catalog, changelog: str | None = None, la
     diff = diff_analyses(old, new, old_side=old_side, new_side=new_side)
     by_mnemonic = {u.mnemonic: u for u in sorted(old.instructions, key=lambda u: (u.surface != "block", u.id))
                    if u.mnemonic}
-    lines = [line.strip() for line in (changelog or "").splitlines() if line.strip()]
+    notes = ReleaseNotes(new, changelog)
     removed = []
     for entry in diff.removed:
         unit = by_mnemonic.get(entry.mnemonic)
         if unit is None:
             continue
-        names = (entry.mnemonic, unit.id)
-        adrs = tuple(sorted(a.id for a in new.adrs.values()
-                            if mentions(a.body, *names) or mentions(json.dumps(thaw(a.front), ensure_ascii=False), *names)))
-        notes = tuple(line[:MAX_LINE] for line in lines if mentions(line, *names))[:MAX_CHANGELOG_LINES]
-        removed.append(RemovedInstruction(unit, adrs, notes))
-    key = hashlib.sha256(json.dumps([diff.document(), [(r.unit.id, r.unit.path, r.adrs, r.changelog) for r in removed]],
+        named = notes.naming(entry.mnemonic, unit.id)
+        removed.append(RemovedInstruction(unit, named.adrs, named.changelog, named.replacements))
+    key = hashlib.sha256(json.dumps([diff.document(), [(r.unit.id, r.unit.path, r.adrs, r.changelog, r.replacements)
+                                                       for r in removed]],
                                     sort_keys=True, default=repr).encode()).hexdigest()
     return ReleaseHistory(diff, tuple(removed), key)

@@ -100,5 +100,8 @@ def changes_pages(r: SiteRenderer, locale: str, render) -> Iterator[tuple[str, P
     for page, removed in removed_sources(r):
         adrs = [{"id": a, "title": r.catalog.adrs[a].title, "href": routes.relative(page, routes.adr_src(a))}
                 for a in removed.adrs if a in r.catalog.adrs]
+        replacements = [{"mnemonic": m, "href": routes.relative(page, routes.unit_src(current[m]))}
+                        for m in removed.replacements if m in current]
         yield page, render("pages/removed_instruction.md.j2", page, history=history, unit=removed.unit, adrs=adrs,
-                           changelog=removed.changelog, changes=routes.relative(page, routes.CHANGES))
+                           changelog=removed.changelog, replacements=replacements,
+                           changes=routes.relative(page, routes.CHANGES))

@@ -5,8 +5,8 @@ lies in (read from .git without running git: history/release.py).
 The previous release is loaded once per process and identity (a directory: the sha256 of every byte of it, as the
 tree digest hashes the spec root; a revision: its commit), so a serving reload or the second language does not
 load it again; its identity is part of the no-change digest (build.py), so a changed OLD rebuilds the site.
-The new release's changelog (``CHANGELOG.md`` at its root, read no-follow and at most 1 MiB) is what the pages of
-removed instructions quote where it names them (history/notes.py).
+The new release's changelog (``CHANGELOG.md`` at its root, read as the gate reads it: history/naming.py) is what
+the pages of removed instructions quote where it names them (history/notes.py).
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from mkdocs.exceptions import PluginError
 
 from ..store.memo import Memo
 
-CHANGELOG = "CHANGELOG.md"
-MAX_CHANGELOG = 1 << 20
 _KEEP = 2
 _LOADED = Memo(__name__, "the previous releases loaded: identity -> history.release.LoadedRelease", limit=_KEEP)
 
@@ -75,18 +73,11 @@ class PreviousRelease:
 
     def history(self, catalog, root: Path):
         """The ReleaseHistory of the tree ``catalog`` (loaded from ``root``) against this previous release."""
+        from ..history.naming import changelog_text
         from ..history.notes import release_history
-        return release_history(self.loaded().catalog, catalog, read_changelog(root), label=self.label())
+        return release_history(self.loaded().catalog, catalog, changelog_text(root), label=self.label())
 
     def label(self) -> str | None:
         """How the pages name the previous release: its declared version (None), or a revision's name."""
         return None if self.is_tree() else self.spec
 
-
-def read_changelog(root: Path) -> str | None:
-    from ..store.atomic import read_no_follow
-    try:
-        data = read_no_follow(root / CHANGELOG)
-    except OSError:
-        return None
-    return data[:MAX_CHANGELOG].decode("utf-8", errors="replace")

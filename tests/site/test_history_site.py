@@ -70,6 +70,11 @@ def test_a_removed_instruction_keeps_a_page_at_its_old_address(history_site, lan
     assert "0.58.5" in text and "0.58.4" in text
     assert (page.parent / _links(page)["ADR-0059"] / "index.html").resolve() == (site / lang / "adrs/ADR-0059/index.html").resolve()
     assert CHANGELOG_LINE in text  # quoted as text: the tree's markup is not the page's
+    # what replaces it (ADR-0059 and the changelog name TADD with it), linked to TADD's page of this release
+    replaced = re.search(r'<p class="pto-replaced-by">(.*?)</p>', page.read_text("utf-8"), re.S).group(1)
+    assert re.findall(r"<code>([^<]*)</code>", replaced) == ["TADD"]
+    href = re.search(r'href="([^"]+)"', replaced).group(1)
+    assert (page.parent / href / "index.html").resolve() == (site / lang / PAGE.format("TADD")).resolve()
     assert "Adds <img src=x onerror=alert(1)> the" in text  # (the old release's summary, as text too)
     for shown in (page, site / lang / "changes" / "index.html"):
         assert "<b>instead</b>" not in shown.read_text("utf-8") and "<img src=x" not in shown.read_text("utf-8")
@@ -117,8 +122,24 @@ def test_long_values_are_cut_around_their_first_difference():
     assert shortened({"k": [1, 2]}, {"k": [1, 3]}) == ('{"k": [1, 2]}', '{"k": [1, 3]}')
 
 
+def test_a_replacement_is_an_instruction_of_the_new_release_named_in_the_same_sentence_or_line(tmp_path):
+    from pto_docs.api import load_catalog
+    from pto_docs.history.naming import ReleaseNotes
+    old, new = make_releases(tmp_path)
+    (new / "CHANGELOG.md").write_text("# Changelog\n\n- TOLDADD: replaced by TSQRT.\n- TMUL and SWI are unchanged.\n"
+                                    "- TOLDADD and TCOLEXPAND were reviewed.\n", "utf-8")
+    notes = ReleaseNotes(load_catalog(new).catalog, (new / "CHANGELOG.md").read_text("utf-8"))
+    named = notes.naming("TOLDADD", "PTO-TILE-TOLDADD")
+    # ADR-0059's sentence names TADD, the changelog line TSQRT; TMUL and SWI are in a line that does not name it
+    assert named.replacements == ("TADD", "TSQRT")
+    # a line naming it with another instruction but saying nothing replaces it names no replacement
+    assert named.changelog == ("- TOLDADD: replaced by TSQRT.", "- TOLDADD and TCOLEXPAND were reviewed.")
+    assert "ADR-0059" in named.adrs
+    assert notes.naming("TNOSUCH").replacements == () and not notes.naming("TNOSUCH")
+
+
 def test_a_mnemonic_is_named_only_as_a_whole_word():
-    from pto_docs.history.notes import mentions
+    from pto_docs.history.naming import names as mentions
     assert mentions("Scope: `B.EQ`, `B.NE`.", "B.EQ") and mentions("B.EQ is reserved", "B.EQ")
     assert not mentions("B.EQZ is kept", "B.EQ") and not mentions("XB.EQ", "B.EQ") and not mentions("B.EQ.W", "B.EQ")
     assert mentions("see PTO-TILE-TOLDADD", "TOLDADD", "PTO-TILE-TOLDADD")
@@ -137,3 +158,29 @@ def test_the_plugin_option_previous_is_read_relative_to_mkdocs_yml(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert 'id="change-TMUL"' in (site / "zh-CN" / "changes" / "index.html").read_text("utf-8")
     assert (site / PAGE.format("TOLDADD")).is_file()
+
+
+def test_the_site_and_the_gate_read_the_same_changelog(tmp_path):
+    """A changelog line past the first MiB: the pages of removed instructions quote it as the gate counts it (the
+    site read only the first MiB, so its page said nothing names the instruction the gate saw named)."""
+    from pto_docs.api import load_catalog
+    from pto_docs.history.diff import diff_analyses
+    from pto_docs.history.naming import changelog_text
+    from pto_docs.history.undocumented import undocumented_changes
+    from pto_docs.site.history import PreviousRelease
+    old, new = make_releases(tmp_path)
+    adr = new / "docs/status/decisions/0059-mnemonic-field-encoding-closure.md"
+    adr.write_text(adr.read_text("utf-8").replace("TOLDADD is replaced by TADD.", ""), "utf-8")
+    line = "- TOLDADD is replaced by TSQRT"
+    (new / "CHANGELOG.md").write_text("# Changelog\n\n" + ("- filler\n" * 120_000) + line + "\n", "utf-8")
+    assert (new / "CHANGELOG.md").stat().st_size > 1 << 20
+    catalog = load_catalog(new).catalog
+    removed = PreviousRelease(str(old), tmp_path, new).history(catalog, new).removed
+    assert [(r.unit.mnemonic, r.changelog, r.replacements) for r in removed] == [("TOLDADD", (line,), ("TSQRT",))]
+    diff = diff_analyses(load_catalog(old).catalog, catalog)
+    assert undocumented_changes(diff, catalog, changelog_text(new)) == []
+    # and a link in its place is read by neither
+    (new / "CHANGELOG.md").rename(tmp_path / "elsewhere.md")
+    (new / "CHANGELOG.md").symlink_to(tmp_path / "elsewhere.md")
+    assert PreviousRelease(str(old), tmp_path, new).history(catalog, new).removed[0].changelog == ()
+    assert [f[1] for f in undocumented_changes(diff, catalog, changelog_text(new))] == ["TOLDADD"]
