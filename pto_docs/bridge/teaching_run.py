@@ -235,8 +235,12 @@ def _run(runner, case: dict) -> dict:
         result = runner.run(case)
     except CaseProblem as exc:
         return {"status": "problem", "message": str(exc)}
-    return {k: result[k] for k in ("status", "message", "entry", "decoded", "result", "exception", "before",
+    kept = {k: result[k] for k in ("status", "message", "entry", "decoded", "result", "exception", "before",
                                    "changed", "truncated", "read", "fault", "status_flags", "digest")}
+    fallbacks = result.get("profile_fallbacks")  # ieee hooks that ran as pto-v0: the page says so
+    if fallbacks:
+        kept["profile_fallbacks"] = sorted(str(f) for f in fallbacks)
+    return kept
 
 
 def _why(result: Mapping) -> str:
