@@ -111,10 +111,9 @@ def model_digest(catalog: Catalog, generated: str | None) -> str:
 
 # a unit's metadata lines (its syntax and encodings, which the scenarios and the decoders are made from): kept
 _METADATA = re.compile(r"^[ \t]*// ?PTO-[^\n]*", re.M)
-# a string literal (kept as written) or a comment (one space)
-_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
-_TRAILING = re.compile(r"[ \t]+(?=\n)")
-_BLANK_LINES = re.compile(r"\n\s*\n")
+# a string literal (kept as written; one left open ends at its line's end) or a comment (one space; a block comment
+# left open runs to the end): every alternative ends where the next match may start, so hostile text is linear
+_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
 
 
 def _kept(match: re.Match) -> str:
@@ -128,7 +127,8 @@ def model_text(text: str) -> str:
     results' model digest (a save of a unit's comment re-runs no example); an edit of code or metadata is."""
     metadata = _METADATA.findall(text)
     code = _COMMENT.sub(_kept, _METADATA.sub("", text))
-    return "\n".join(metadata) + "\0" + _BLANK_LINES.sub("\n", _TRAILING.sub("", code)).strip()
+    lines = (line.rstrip() for line in code.split("\n"))
+    return "\n".join(metadata) + "\0" + "\n".join(line for line in lines if line)
 
 
 _CODE_DIGESTS: dict[str, str] = {}  # a file's sha256 -> its model_text's (a serve session rereads the same units)

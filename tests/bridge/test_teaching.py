@@ -199,3 +199,14 @@ def test_the_model_digest_ignores_comments_but_not_code_or_metadata(catalog, tmp
     assert digest_after(lambda t: t + '\nconstant S_TEACH = "a // b";\n') != \
         digest_after(lambda t: t + '\nconstant S_TEACH = "a // c";\n')
     assert digest_after(lambda t: t.replace("// PTO-", "// PTO-X", 1)) != base
+
+
+def test_the_model_text_of_hostile_units_is_linear():
+    """A unit of a hostile tree cannot make the digest backtrack: open strings, open block comments, long runs."""
+    import time
+    for hostile in ('\\"' * 200_000, "/*" * 200_000, " " * 400_000 + "x", '"' + "\\a" * 200_000, "\n " * 200_000):
+        start = time.perf_counter()
+        teaching_run.model_text(hostile)
+        assert time.perf_counter() - start < 2.0
+    assert teaching_run.model_text('a /* open\nb "c') == teaching_run.model_text('a /* open\nb "d')  # (all comment)
+    assert teaching_run.model_text('x "open // c\ny') != teaching_run.model_text('x "open // d\ny')
