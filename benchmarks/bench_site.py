@@ -20,6 +20,10 @@ Measured in one run, on one machine, each in a fresh process:
 Without PTO_SPEC_CHECKOUT only catalog/ is built (no baseline; the ratios are then against the first build).
 With PTO_DOCS_BENCH_AVS_RESULTS (a `pto-docs avs --examples --json` file of the same checkout) the first build is
 also timed with the worked examples on the pages (target <= 0.7x baseline, issue 13).
+With a checkout, each round also times the user's path of issue 32 with every teaching example on (the default):
+`pto-docs init` in a copy of the checkout, then plain `mkdocs build` of it with an empty user cache (target <= 1.0x
+baseline), and after the last round `mkdocs build --dirty` of it twice (a clean build keeps no page cache: the first
+fills it), the second timed, nothing changed (target <= 0.15x baseline).
 """
 
 from __future__ import annotations
@@ -140,6 +144,26 @@ def upstream_baseline(copy: Path, tmp: Path) -> float | None:
     return wall
 
 
+def init_copy(checkout: Path, tmp: Path) -> Path | None:
+    """A copy of the checkout with the mkdocs.yml `pto-docs init` writes (plugin defaults: every example on)."""
+    copy = tmp / "init"
+    shutil.copytree(checkout, copy, symlinks=True, ignore=shutil.ignore_patterns(".git", "site", "mkdocs.yml"))
+    _, code, _ = timed([sys.executable, "-m", "pto_docs.cli", "init", str(copy)], REPO)
+    return copy if code == 0 else None
+
+
+def init_build(copy: Path, tmp: Path, name: str, fresh: bool = True) -> float | None:
+    """Wall seconds of plain `mkdocs build` of the `pto-docs init` copy; ``fresh``: empty site and user cache."""
+    if fresh:
+        for stale in (copy / "site", tmp / f"xdg-{name}"):
+            shutil.rmtree(stale, ignore_errors=True)
+    cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(copy / "mkdocs.yml")]
+    if not fresh:  # (plain `mkdocs build` is a clean build by design: the page cache serves `--dirty`)
+        cmd.append("--dirty")
+    wall, code, _ = timed(cmd, copy, fresh_user_cache(tmp, name))
+    return wall if code == 0 else None
+
+
 def build_command(root: Path, tmp: Path) -> list[str]:
     """`pto-docs build` of ``root`` into tmp/site with its page cache in tmp/cache."""
     return [sys.executable, "-m", "pto_docs.cli", "build", str(root), "--site-dir", str(tmp / "site"),
@@ -179,6 +203,8 @@ def main() -> list[dict]:
         baselines: list[float] = []
         firsts: list[float] = []
         with_examples: list[float] = []
+        inits: list[float] = []
+        init = init_copy(root, tmp) if checkout else None
         peak1 = 0.0
         for n in range(rounds):  # each round: the baseline, then our two first builds, back to back
             if copy is not None:
@@ -194,9 +220,14 @@ def main() -> list[dict]:
                 wall = examples_build(root, Path(avs).resolve(), tmp, f"examples-{n}")
                 if wall is not None:
                     with_examples.append(wall)
+            if init is not None:
+                wall = init_build(init, tmp, f"init-{n}")
+                if wall is not None:
+                    inits.append(wall)
             print(f"round {n + 1} of {rounds}: " + ", ".join(
                 f"{label} {values[-1]:.2f} s" for label, values in
-                (("upstream", baselines), ("first", firsts), ("with examples", with_examples)) if values), flush=True)
+                (("upstream", baselines), ("first", firsts), ("with examples", with_examples),
+                 ("init + mkdocs build", inits)) if values), flush=True)
         baselines = baselines if len(baselines) == rounds else []
         if baselines:
             figures.append(figure("upstream mkdocs build (baseline)", statistics.median(baselines), "s", statistics.median(baselines),
@@ -214,6 +245,16 @@ def main() -> list[dict]:
         if len(with_examples) == rounds:
             figures.append(rounds_figure(f"pto-docs build, first, with worked examples ({root.name})", with_examples,
                                          baselines, "<= 0.7x baseline"))
+        if len(inits) == rounds:
+            figures.append(rounds_figure("pto-docs init + mkdocs build, first, every example", inits, baselines,
+                                         "<= 1.0x baseline"))
+            # a clean `mkdocs build` keeps no page cache: one `--dirty` build fills it, the next is measured
+            filled = init_build(init, tmp, f"init-{rounds - 1}", fresh=False)
+            again = init_build(init, tmp, f"init-{rounds - 1}", fresh=False) if filled is not None else None
+            if again is not None:
+                figures.append(figure("pto-docs init + mkdocs build --dirty, no change", again, "s",
+                                      statistics.median(baselines) if baselines else inits[-1],
+                                      "baseline" if baselines else "first", "<= 0.15x baseline"))
         if copy is not None:
             edit = edited_unit_rebuild(copy, tmp)
             if edit is not None:

@@ -104,9 +104,43 @@ def model_digest(catalog: Catalog, generated: str | None) -> str:
     from .. import __version__
     digest = hashlib.sha256(f"teaching {FORMAT}\0{__version__}\0{code_digest()}\0".encode())
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
-        digest.update(f"u\0{unit.path}\0{unit.file.sha256}\n".encode())
+        digest.update(f"u\0{unit.path}\0{_code_digest(unit.file.sha256, unit.file.text)}\n".encode())
     digest.update(hashlib.sha256((generated or "").encode("utf-8")).digest())
     return digest.hexdigest()
+
+
+# a unit's metadata lines (its syntax and encodings, which the scenarios and the decoders are made from): kept
+_METADATA = re.compile(r"^[ \t]*// ?PTO-[^\n]*", re.M)
+# a string literal (kept as written; one left open ends at its line's end) or a comment (one space; a block comment
+# left open runs to the end): every alternative ends where the next match may start, so hostile text is linear
+_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
+
+
+def _kept(match: re.Match) -> str:
+    text = match.group(0)
+    return text if text[0] == '"' else " "
+
+
+def model_text(text: str) -> str:
+    """A unit's text as the model and the scenarios see it: its `// PTO-` metadata lines, then its code without
+    comments, trailing spaces and blank lines. An edit of a comment or of blank lines is no change of the teaching
+    results' model digest (a save of a unit's comment re-runs no example); an edit of code or metadata is."""
+    metadata = _METADATA.findall(text)
+    code = _COMMENT.sub(_kept, _METADATA.sub("", text))
+    lines = (line.rstrip() for line in code.split("\n"))
+    return "\n".join(metadata) + "\0" + "\n".join(line for line in lines if line)
+
+
+_CODE_DIGESTS: dict[str, str] = {}  # a file's sha256 -> its model_text's (a serve session rereads the same units)
+
+
+def _code_digest(sha256: str, text: str) -> str:
+    found = _CODE_DIGESTS.get(sha256)
+    if found is None:
+        if len(_CODE_DIGESTS) > 20000:
+            _CODE_DIGESTS.clear()
+        found = _CODE_DIGESTS[sha256] = hashlib.sha256(model_text(text).encode("utf-8", "surrogatepass")).hexdigest()
+    return found
 
 
 def case_digest(case: Mapping) -> str:
@@ -235,8 +269,12 @@ def _run(runner, case: dict) -> dict:
         result = runner.run(case)
     except CaseProblem as exc:
         return {"status": "problem", "message": str(exc)}
-    return {k: result[k] for k in ("status", "message", "entry", "decoded", "result", "exception", "before",
+    kept = {k: result[k] for k in ("status", "message", "entry", "decoded", "result", "exception", "before",
                                    "changed", "truncated", "read", "fault", "status_flags", "digest")}
+    fallbacks = result.get("profile_fallbacks")  # ieee hooks that ran as pto-v0: the page says so
+    if fallbacks:
+        kept["profile_fallbacks"] = sorted(str(f) for f in fallbacks)
+    return kept
 
 
 def _why(result: Mapping) -> str:

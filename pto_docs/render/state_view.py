@@ -73,6 +73,7 @@ class TeachingView:
     caption_inputs: str
     caption_outputs: str
     digest: str
+    fallbacks: tuple[str, ...] = ()  # ieee hooks the model ran as pto-v0 (the result's profile_fallbacks)
 
 
 def _int(text: str) -> int | None:
@@ -167,7 +168,13 @@ def teaching_view(taught) -> TeachingView:
         call = f"{s.instruction['call']}({', '.join(s.instruction.get('arguments', ()))})"
     return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle,
                         getattr(taught, "alias_of", ""), _fault(result), operands,
-                        tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")))
+                        tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")),
+                        _fallbacks(result))
+
+
+def _fallbacks(result: Mapping) -> tuple[str, ...]:
+    found = result.get("profile_fallbacks")
+    return tuple(sorted({str(f) for f in found if isinstance(f, str)})) if isinstance(found, list) else ()
 
 
 def _fault(result: Mapping) -> str:

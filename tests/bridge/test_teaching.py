@@ -175,3 +175,38 @@ def test_a_fault_example_is_the_instructions_own_fault_only():
     for wrong_scenario in ("Fault_None", "Fault_BundleControl", "Fault_IllegalInstruction", "Fault_DataAlignment"):
         assert not teaching_run.own_fault({**ran, "fault": wrong_scenario})
     assert not teaching_run.own_fault({"status": "problem", "fault": "Fault_SoftwareBreakpoint"})
+
+
+def test_the_model_digest_ignores_comments_but_not_code_or_metadata(catalog, tmp_path):
+    """A save that only edits a unit's comment (what an author does most in `mkdocs serve`) re-runs no example;
+    an edit of its code, of a string literal that holds `//`, or of its `// PTO-` metadata is another model."""
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    unit = next(u for u in catalog.instructions if "\nbegin" in u.file.text and "// PTO-" in u.file.text)
+    base = teaching_run.model_digest(catalog, None)
+
+    def digest_after(edit) -> str:
+        tree = tmp_path / f"tree{len(list(tmp_path.iterdir()))}"
+        shutil.copytree(REPO / "catalog", tree)
+        path = tree / unit.path
+        path.write_text(edit(path.read_text("utf-8")), "utf-8")
+        return teaching_run.model_digest(load_catalog(tree).catalog, None)
+    assert digest_after(lambda t: t + "\n// an author's note\n\n") == base
+    assert digest_after(lambda t: t.replace("\nbegin", "\nbegin /* why */  ", 1)) == base
+    assert digest_after(lambda t: t.replace("\nbegin", "\nbegin\n    let x_teach = 1;", 1)) != base
+    assert digest_after(lambda t: t + '\nconstant S_TEACH = "a // b";\n') != \
+        digest_after(lambda t: t + '\nconstant S_TEACH = "a // c";\n')
+    assert digest_after(lambda t: t.replace("// PTO-", "// PTO-X", 1)) != base
+
+
+def test_the_model_text_of_hostile_units_is_linear():
+    """A unit of a hostile tree cannot make the digest backtrack: open strings, open block comments, long runs."""
+    import time
+    for hostile in ('\\"' * 200_000, "/*" * 200_000, " " * 400_000 + "x", '"' + "\\a" * 200_000, "\n " * 200_000):
+        start = time.perf_counter()
+        teaching_run.model_text(hostile)
+        assert time.perf_counter() - start < 2.0
+    assert teaching_run.model_text('a /* open\nb "c') == teaching_run.model_text('a /* open\nb "d')  # (all comment)
+    assert teaching_run.model_text('x "open // c\ny') != teaching_run.model_text('x "open // d\ny')

@@ -65,3 +65,37 @@ def test_flags_keep_their_order_whatever_the_results_key_order():
     cached = {**RESULT, "status_flags": dict(sorted(RESULT["status_flags"].items()))}  # as the sealed JSON has them
     assert teaching_view(Taught(FADD, cached, 0)).flags == fresh
     assert [name for name, _raised in fresh] == ["NV", "DZ", "OF", "UF", "NX"]
+
+
+def test_a_profile_fallback_is_said_in_both_languages():
+    """An ieee hook the model ran as pto-v0 (the v2 result's profile_fallbacks) is named on the page, once."""
+    from types import SimpleNamespace
+
+    from pto_docs.i18n import labels
+    from pto_docs.render.env import environment
+    result = {**RESULT, "profile_fallbacks": ["ScalarFPFusedProfile", "ScalarFPBinaryProfile", "ScalarFPFusedProfile"]}
+    view = teaching_view(Taught(FADD, result, 0))
+    assert view.fallbacks == ("ScalarFPBinaryProfile", "ScalarFPFusedProfile")
+    assert teaching_view(Taught(FADD, RESULT, 0)).fallbacks == ()
+    template = environment().get_template("partials/teaching.html.j2")
+    for locale, marker in (("en", "pto-v0 placeholder"), ("zh-CN", "pto-v0 占位实现")):
+        html = template.render(m=SimpleNamespace(teaching=view), L=labels(locale))
+        line = next(p for p in html.splitlines() if "pto-profile-fallback" in p)
+        assert marker in line and "ScalarFPBinaryProfile, ScalarFPFusedProfile" in line
+        plain = template.render(m=SimpleNamespace(teaching=teaching_view(Taught(FADD, RESULT, 0))), L=labels(locale))
+        assert "pto-profile-fallback" not in plain
+
+
+def test_the_kept_result_carries_the_fallbacks_of_the_run():
+    from pto_docs.bridge import teaching_run
+    ran = {k: None for k in ("status", "message", "entry", "decoded", "result", "exception", "before", "changed",
+                             "truncated", "read", "fault", "status_flags", "digest")}
+
+    class Runner:
+        def __init__(self, fallbacks):
+            self.fallbacks = fallbacks
+
+        def run(self, case):
+            return {**ran, "profile_fallbacks": self.fallbacks}
+    assert teaching_run._run(Runner(["TileProfileMatrixBias"]), {})["profile_fallbacks"] == ["TileProfileMatrixBias"]
+    assert "profile_fallbacks" not in teaching_run._run(Runner([]), {})  # (an example without one keeps its result)
