@@ -72,10 +72,32 @@ def _code(value: Any) -> str:
     return "<code>" + _text(text) + "</code>"  # anything else: an inline tag whose text Markdown cannot touch
 
 
-def _table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str, str]) -> list[str]:
+_INLINE_CODE = re.compile(r"`([\w./:@+=,\-]*)`")
+_STRONG = re.compile(r"\*\*([^*]*)\*\*")
+
+
+def _html_cell(cell: str) -> str:
+    """A Markdown table cell as HTML: only the two Markdown forms the cells use (`plain code`, **strong**); every
+    other character of a cell is already a reference or a tag pto-docs wrote (_text, _code)."""
+    return _STRONG.sub(r"<strong>\1</strong>", _INLINE_CODE.sub(r"<code>\1</code>", cell))
+
+
+def _any_table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str, str], cards: bool = False) -> list[str]:
     rows = list(rows)
     if not rows:
         return [f"*{L['none']}*", ""]
+    if cards:  # the site's page: an HTML table that reflows as cards on a phone (pto-docs.css table.pto-cards)
+        head = "".join(f"<th>{h}</th>" for h in header)
+        lines = ['<table class="pto-table pto-cards">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+        for row in rows[:MAX_ROWS]:
+            cells = [f"<td>{_html_cell(row[0])}</td>"] + [
+                f'<td data-label="{_text(h)}">{_html_cell(c)}</td>' for h, c in zip(header[1:], row[1:])]
+            lines.append("<tr>" + "".join(cells) + "</tr>")
+        lines += ["</tbody>", "</table>"]
+        if len(rows) > MAX_ROWS:
+            lines += ["", L["more"].format(n=len(rows) - MAX_ROWS)]
+        lines.append("")
+        return lines
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for row in rows[:MAX_ROWS]:
         lines.append("| " + " | ".join(row) + " |")
@@ -86,8 +108,12 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str,
     return lines
 
 
-def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
+def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool = False) -> str:
+    """``cards``: the tables as HTML tables that reflow as cards on a phone (the site's page), not pipe tables."""
     L = labels(locale)
+
+    def _table(header, rows, L):  # noqa: N807 (every table of the page in one form)
+        return _any_table(header, rows, L, cards)
     s = report["summary"]
     rel = report["release"]
     out: list[str] = [f"# {L['title']} {_text(rel['version'])}", "", L["intro"], ""]
@@ -172,7 +198,7 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
                           [[_code(c["requirement"]), _code(c["test"]), _cell(c["reason"])] for c in links["coverage_suspect"]], L)
 
     if "avs" in report:
-        out += _avs_section(report, L)
+        out += _avs_section(report, L, _table)
 
     out += [f"## {L['findings']}", ""]
 
@@ -187,7 +213,8 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
     return "\n".join(out) + "\n"
 
 
-def _avs_section(report: Mapping[str, Any], L: Mapping[str, str]) -> list[str]:
+def _avs_section(report: Mapping[str, Any], L: Mapping[str, str], _table=None) -> list[str]:
+    _table = _table or _any_table
     avs = report["avs"]
     out = [f"## {L['avs']}", "", L["avs_intro"].format(profile=_text(avs["profile"])), ""]
     counts = avs["counts"]

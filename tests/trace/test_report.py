@@ -168,3 +168,27 @@ def test_markdown_paths_wrap_after_a_slash_and_diagnostics_are_marked_english(tr
     assert '<code class="pto-path"><span>asl/</span><wbr><span>arch/</span><wbr><span>x.asl</span></code>' in en
     assert "| recorded input hash at /sources/10 is old |" in en
     assert '<span lang="en">recorded input hash at /sources/10 is old</span>' in zh
+
+
+def test_the_site_page_tables_are_phone_cards_with_labelled_cells(traced):
+    """Issue 33: on the site the report's tables reflow as cards on a phone like the other index tables: HTML tables
+    of class pto-cards whose cells after the first carry their column's label (data-label); the text is the same
+    (paths, code, strong) and the CLI's Markdown page keeps its pipe tables."""
+    import re
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    path = "spec/evidence/numeric-format-namespace-contract.json"
+    report["findings"] = [{"severity": "warning", "code": "evidence-input-stale", "id": "asl/arch/x.asl",
+                           "path": path, "message": "a <b>*bold*</b> claim"}]
+    for locale in ("en", "zh-CN"):
+        plain, site = report_markdown(report, locale), report_markdown(report, locale, cards=True)
+        assert "| " in plain and '<table class="pto-table pto-cards">' not in plain
+        assert "\n| " not in site and site.count('<table class="pto-table pto-cards">') == plain.count("\n|---")
+        heads = re.findall(r"<thead><tr>(.*?)</tr></thead>", site)
+        for row in re.findall(r"<tr>(<td>.*?)</tr>", site):
+            cells = re.findall(r"<td( data-label=\"[^\"]*\")?>", row)
+            assert cells[0] == "" and all(c for c in cells[1:]), row
+        assert any('<td data-label="' in h or "<th>" in h for h in heads)
+        assert "<code>evidence-input-stale</code>" in site and "&lt;b&gt;&#42;bold&#42;&lt;/b&gt;" in site
+        tables = "".join(re.findall(r"<table.*?</table>", site, re.S))
+        assert "<strong>" in tables and "**" not in tables and "`" not in tables
