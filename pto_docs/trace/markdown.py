@@ -8,24 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
 from .hashing import STATUSES
+from .messages import labels, localise
 
 MAX_ROWS = 200
 LOCALES = ("en", "zh-CN")
-
-
-@cache
-def labels(locale: str) -> Mapping[str, str]:
-    data = yaml.safe_load(resources.files("pto_docs.trace").joinpath("labels.yaml").read_text("utf-8"))
-    if locale not in data:
-        raise KeyError(f"no labels for locale {locale!r} (have {', '.join(sorted(data))})")
-    return {**data["en"], **data[locale]}
 
 
 # Characters that mean something to Markdown or HTML inside a table cell; each becomes a character reference, so
@@ -202,8 +191,11 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool =
 
     out += [f"## {L['findings']}", ""]
 
-    def message(text: Any) -> str:  # the checker's diagnostics are English (not yet in labels.yaml): marked so
-        return _cell(text) if locale == "en" or text is None else f'<span lang="en">{_cell(text)}</span>'
+    def message(text: Any) -> str:  # ours through labels.yaml (messages.py); the loader's diagnostics stay English
+        if locale == "en" or text is None:
+            return _cell(text)
+        ours = localise(str(text), locale, _text)
+        return ours if ours is not None else f'<span lang="en">{_cell(text)}</span>'
 
     out += _table([L["severity"], L["code"], L["id"], L["file"], L["reason"]],
                   [[L.get(f["severity"], f["severity"]), _code(f["code"]), _code(f["id"]), _code(f["path"]), message(f["message"])]

@@ -192,3 +192,39 @@ def test_the_site_page_tables_are_phone_cards_with_labelled_cells(traced):
         assert "<code>evidence-input-stale</code>" in site and "&lt;b&gt;&#42;bold&#42;&lt;/b&gt;" in site
         tables = "".join(re.findall(r"<table.*?</table>", site, re.S))
         assert "<strong>" in tables and "**" not in tables and "`" not in tables
+
+
+def test_zh_cn_report_page_says_the_generated_messages_in_chinese(traced):
+    """Issue 33: the report's own messages (trace/messages.py templates) are Chinese on the zh-CN page, their
+    parameters kept as escaped text; a message that is not ours (the loader's) stays English, marked lang="en"."""
+    import string
+
+    from pto_docs.trace.messages import labels, say
+    trace = traced / "spec/evidence/release-traceability-readiness.json"
+    doc = json.loads(trace.read_text())
+    doc["sources"]["spec/evidence/instruction-contract-closure.json"] = "f" * 64
+    trace.write_text(json.dumps(doc, indent=2) + "\n")
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    made = [f for f in report["findings"] if f["code"] == "evidence-recorded-only"]
+    assert made and made[0]["message"].startswith("file is absent; only its hash recorded in ")  # English in the JSON
+    en, zh = labels("en"), labels("zh-CN")
+    keys = sorted(k for k in en if k.startswith("msg_"))
+    hostile = "<b>*x*</b>|`y`"
+    for key in keys:
+        params = {f: hostile for _l, f, _s, _c in string.Formatter().parse(en[key]) if f}
+        report["findings"].append({"severity": "warning", "code": "c", "id": key, "path": "p",
+                                   "message": say(key[4:], **params)})
+    report["findings"].append({"severity": "error", "code": "load-error", "id": "x", "path": "p",
+                               "message": "B.DIM: expects 3 operands"})
+    page = report_markdown(report, "zh-CN")
+    rows = {line.split(" | ")[2].strip("`"): line for line in page.splitlines() if line.startswith("| ")
+            and line.count(" | ") >= 4}
+    escaped = "&lt;b&gt;&#42;x&#42;&lt;/b&gt;&#124;&#96;y&#96;"
+    for key in keys:
+        params = {f: escaped for _l, f, _s, _c in string.Formatter().parse(en[key]) if f}
+        assert rows[key].endswith("| " + zh[key].format(**params) + " |"), (key, rows[key])
+        assert 'lang="en"' not in rows[key] and zh[key] != en[key]
+    assert '<span lang="en">B.DIM: expects 3 operands</span>' in page
+    ours = [line for line in page.splitlines() if "evidence-recorded-only" in line]
+    assert ours and all('lang="en"' not in line and "文件不存在" in line for line in ours)
