@@ -170,6 +170,12 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool =
                   [[_code(e["key"]), _code(_short(e["sha256"])), _code(_short(e["recorded_sha256"]))]
                    for e in report["examples"] if e["status"] == "stale"], L)
 
+    def message(text: Any) -> str:  # ours through labels.yaml (messages.py); the loader's diagnostics stay English
+        if locale == "en" or text is None:
+            return _cell(text)
+        ours = localise(str(text), locale, _text)
+        return ours if ours is not None else f'<span lang="en">{_cell(text)}</span>'
+
     links = report["links"]
     out += [f"## {L['links']}", ""]
     if not links["stamped"]:
@@ -179,23 +185,17 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool =
         out += _table([L["link_status"], L["count"]],
                       [[L[k], str(counts[k])] for k in ("clean", "suspect", "unstamped", "removed")], L)
         out += _table([L["link"], L["status"], L["reasons"]],
-                      [[_code(p["id"]), L.get(p["status"], p["status"]), _cell("; ".join(p["reasons"]))]
+                      [[_code(p["id"]), L.get(p["status"], p["status"]), "; ".join(message(r) for r in p["reasons"])]
                        for p in links["problems"]], L) if links["problems"] else []
         if links["coverage_suspect"]:
             out += [f"### {L['coverage_suspect']}", ""]
             out += _table([L["requirement"], L["test"], L["reason"]],
-                          [[_code(c["requirement"]), _code(c["test"]), _cell(c["reason"])] for c in links["coverage_suspect"]], L)
+                          [[_code(c["requirement"]), _code(c["test"]), message(c["reason"])] for c in links["coverage_suspect"]], L)
 
     if "avs" in report:
         out += _avs_section(report, L, _table)
 
     out += [f"## {L['findings']}", ""]
-
-    def message(text: Any) -> str:  # ours through labels.yaml (messages.py); the loader's diagnostics stay English
-        if locale == "en" or text is None:
-            return _cell(text)
-        ours = localise(str(text), locale, _text)
-        return ours if ours is not None else f'<span lang="en">{_cell(text)}</span>'
 
     out += _table([L["severity"], L["code"], L["id"], L["file"], L["reason"]],
                   [[L.get(f["severity"], f["severity"]), _code(f["code"]), _code(f["id"]), _code(f["path"]), message(f["message"])]
