@@ -106,13 +106,27 @@ ROWS_JS = """() => Array.from(document.querySelectorAll('table.pto-cards tbody t
 def test_catalog_index_tables_are_cards_on_a_phone(page, catalog_url):
     """Each row a block: its first cell (the id) as wide as the row, no index row taller than ~6 lines."""
     for lang in LANGS:
-        for path in ("units/", "adrs/", "instructions/", "requirements/tile/"):
+        for path in ("units/", "adrs/", "requirements/tile/"):  # (the instruction index is the A–Z list, no table)
             measure(page, catalog_url + lang + path, *PHONE)
             rows = page.evaluate(ROWS_JS)
             assert rows, path
             assert all(share > 0.9 for _, share in rows), (lang, path, rows[:3])
             if not path.startswith("requirements/"):  # (a requirement's row lists its tests: as long as they are)
                 assert max(height for height, _ in rows) <= 170, (lang, path, max(rows))
+
+
+def test_catalog_report_tables_are_cards_on_a_phone(page, catalog_url):
+    """The traceability report page: every table of it (the report's and the model-check findings') reflows as
+    cards, each cell after the first labelled, and nothing scrolls sideways."""
+    for lang in LANGS:
+        size = measure(page, catalog_url + lang + "reports/traceability/", *PHONE)
+        assert size["width"] <= size["viewport"], (lang, size)
+        tables = page.evaluate("""() => Array.from(document.querySelectorAll('article table')).map(t =>
+            [t.classList.contains('pto-cards'), Array.from(t.querySelectorAll('tbody tr')).every(tr =>
+              Array.from(tr.querySelectorAll('td')).slice(1).every(td => td.dataset.label))])""")
+        assert len(tables) >= 5 and all(cards and labelled for cards, labelled in tables), (lang, tables)
+        rows = page.evaluate(ROWS_JS)
+        assert rows and all(share > 0.9 for _, share in rows), (lang, rows[:3])
 
 
 def test_real_tree_units_index_on_a_phone(page, real_url):
