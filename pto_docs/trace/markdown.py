@@ -76,12 +76,12 @@ def _any_table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[
     if not rows:
         return [f"*{L['none']}*", ""]
     if cards:  # the site's page: an HTML table that reflows as cards on a phone (pto-docs.css table.pto-cards)
-        head = "".join(f"<th>{h}</th>" for h in header)
+        head = "\n".join(f"<th>{h}</th>" for h in header)  # (one cell a line: the search index keeps them apart)
         lines = ['<table class="pto-table pto-cards">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
         for row in rows[:MAX_ROWS]:
             cells = [f"<td>{_html_cell(row[0])}</td>"] + [
                 f'<td data-label="{_text(h)}">{_html_cell(c)}</td>' for h, c in zip(header[1:], row[1:])]
-            lines.append("<tr>" + "".join(cells) + "</tr>")
+            lines.append("<tr>" + "\n".join(cells) + "</tr>")
         lines += ["</tbody>", "</table>"]
         if len(rows) > MAX_ROWS:
             lines += ["", L["more"].format(n=len(rows) - MAX_ROWS)]
