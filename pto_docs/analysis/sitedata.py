@@ -146,7 +146,7 @@ class SiteData:
             if self.trace_report is None:
                 examples = tuple(ex for group in self.examples.values() for ex in group)
                 self.trace_report = build_report(self.catalog, self.tree, examples)
-            pages[locale] = report_markdown(self.trace_report, locale)
+            pages[locale] = report_markdown(self.trace_report, locale, cards=True)  # tables as phone cards
         except Exception as exc:  # the report is another package's; keep the site building without it
             logging.getLogger("mkdocs.plugins.pto-docs").info(f"pto-docs: traceability report page left out: {exc!r}")
             pages[locale] = None

@@ -56,13 +56,15 @@ def _title(entry: dict) -> str:
 
 def _tree_entries(node: dict, path: tuple = (), index=None) -> list[dict]:
     """A nested ``{segment: {... "": [pages]}}`` tree as nav entries: a node's own pages first, then its
-    sub-groups by name; a group that holds only one sub-group and no pages of its own is skipped over.
+    sub-groups by name; a group that holds only one sub-group and no pages of its own is skipped over, unless
+    it has a classification page (which would then be in no group: MkDocs warns of a page not in the nav).
     ``index(path)``: the entry of the page a group at ``path`` opens with (its classification page), or None."""
     pages = list(node.get("", []))
     groups = []
     for key in sorted(k for k in node if k):
         child, at = node[key], path + (key,)
-        while len(child) == 1 and "" not in child:  # a single sub-group: show it in place of its parent
+        # a single sub-group: show it in place of its parent, when the parent has no page of its own
+        while len(child) == 1 and "" not in child and (index is None or index(at) is None):
             ((key, child, at),) = [(f"{key} / {k}", v, at + (k,)) for k, v in child.items()]
         groups.append({key: _tree_entries(child, at, index)})
     head = index(path) if index is not None else None

@@ -29,6 +29,7 @@ from ..model.frozen import canonical_sha256, sha256_text, thaw
 from ..model.translate_keys import resolve_pointer, subject_record
 from .hashing import CORE_RECORDERS, requirement_digest
 from .lock import LOCK_SCHEMA, ReviewLock
+from .messages import say
 
 CLEAN, SUSPECT, UNSTAMPED, REMOVED = "clean", "suspect", "unstamped", "removed"
 LINK_KINDS = ("adr-requirement", "adr-unit", "example-instruction", "requirement-unit", "test-requirement",
@@ -187,16 +188,16 @@ def check_links(catalog: Catalog, fp: Fingerprints, links: Mapping[str, Link], l
         stamp = lock.links.get(lid)
         if stamp is None:
             counts[UNSTAMPED] += 1
-            problems.append(_problem(link, UNSTAMPED, ["link has never been reviewed (run pto-docs trace --stamp)"]))
+            problems.append(_problem(link, UNSTAMPED, [say("link_never_reviewed")]))
             continue
         reasons = []
         src_kind, dst_kind = link.kind.split("-", 1)
         if stamp.get("from") != link.source_sha:
-            reasons.append(f"{src_kind} {link.source} changed since it was stamped")
+            reasons.append(say("link_end_changed", kind=src_kind, ident=link.source))
         if stamp.get("to") != link.target_sha:
-            reasons.append(f"{dst_kind} {link.target} changed since it was stamped")
+            reasons.append(say("link_end_changed", kind=dst_kind, ident=link.target))
         if link.unit and link.unit in changed_units and link.unit not in (link.source, link.target):
-            reasons.append(f"unit {link.unit} changed since it was stamped (propagated)")
+            reasons.append(say("link_propagated", unit=link.unit))
         if reasons:
             counts[SUSPECT] += 1
             problems.append(_problem(link, SUSPECT, reasons))
@@ -208,7 +209,7 @@ def check_links(catalog: Catalog, fp: Fingerprints, links: Mapping[str, Link], l
             source, _, target = rest.partition(" -> ")
             counts[REMOVED] += 1
             problems.append({"id": lid, "kind": kind, "source": source, "target": target, "path": _stamped_path(lock, kind.split("-")[0], source),
-                             "status": REMOVED, "reasons": ["stamped link no longer exists (an end or the reference was removed)"]})
+                             "status": REMOVED, "reasons": [say("link_removed")]})
     coverage_suspect: dict[tuple[str, str], dict[str, Any]] = {}
     for tid in changed_tests:
         named = set(catalog.tests[tid].requirements) if tid in catalog.tests else set()
@@ -218,7 +219,8 @@ def check_links(catalog: Catalog, fp: Fingerprints, links: Mapping[str, Link], l
         for rid in sorted(named):
             coverage_suspect[(rid, tid)] = {"requirement": rid, "test": tid,
                                             "path": catalog.tests[tid].path if tid in catalog.tests else _stamped_path(lock, "test", tid),
-                                            "reason": f"test {tid} {how} since it was stamped"}
+                                            "reason": say("test_deleted", test=tid) if how == "deleted"
+                                            else say("link_end_changed", kind="test", ident=tid)}
     problems.sort(key=lambda p: p["id"])
     return LinkCheck(counts, problems, [coverage_suspect[k] for k in sorted(coverage_suspect)],
                      {"units": sorted(changed_units), "tests": sorted(changed_tests), "requirements": sorted(changed_reqs)})

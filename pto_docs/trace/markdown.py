@@ -8,24 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
 from .hashing import STATUSES
+from .messages import labels, localise
 
 MAX_ROWS = 200
 LOCALES = ("en", "zh-CN")
-
-
-@cache
-def labels(locale: str) -> Mapping[str, str]:
-    data = yaml.safe_load(resources.files("pto_docs.trace").joinpath("labels.yaml").read_text("utf-8"))
-    if locale not in data:
-        raise KeyError(f"no labels for locale {locale!r} (have {', '.join(sorted(data))})")
-    return {**data["en"], **data[locale]}
 
 
 # Characters that mean something to Markdown or HTML inside a table cell; each becomes a character reference, so
@@ -72,10 +61,32 @@ def _code(value: Any) -> str:
     return "<code>" + _text(text) + "</code>"  # anything else: an inline tag whose text Markdown cannot touch
 
 
-def _table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str, str]) -> list[str]:
+_INLINE_CODE = re.compile(r"`([\w./:@+=,\-]*)`")
+_STRONG = re.compile(r"\*\*([^*]*)\*\*")
+
+
+def _html_cell(cell: str) -> str:
+    """A Markdown table cell as HTML: only the two Markdown forms the cells use (`plain code`, **strong**); every
+    other character of a cell is already a reference or a tag pto-docs wrote (_text, _code)."""
+    return _STRONG.sub(r"<strong>\1</strong>", _INLINE_CODE.sub(r"<code>\1</code>", cell))
+
+
+def _any_table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str, str], cards: bool = False) -> list[str]:
     rows = list(rows)
     if not rows:
         return [f"*{L['none']}*", ""]
+    if cards:  # the site's page: an HTML table that reflows as cards on a phone (pto-docs.css table.pto-cards)
+        head = "\n".join(f"<th>{h}</th>" for h in header)  # (one cell a line: the search index keeps them apart)
+        lines = ['<table class="pto-table pto-cards">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+        for row in rows[:MAX_ROWS]:
+            cells = [f"<td>{_html_cell(row[0])}</td>"] + [
+                f'<td data-label="{_text(h)}">{_html_cell(c)}</td>' for h, c in zip(header[1:], row[1:])]
+            lines.append("<tr>" + "\n".join(cells) + "</tr>")
+        lines += ["</tbody>", "</table>"]
+        if len(rows) > MAX_ROWS:
+            lines += ["", L["more"].format(n=len(rows) - MAX_ROWS)]
+        lines.append("")
+        return lines
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for row in rows[:MAX_ROWS]:
         lines.append("| " + " | ".join(row) + " |")
@@ -86,8 +97,12 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]], L: Mapping[str,
     return lines
 
 
-def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
+def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool = False) -> str:
+    """``cards``: the tables as HTML tables that reflow as cards on a phone (the site's page), not pipe tables."""
     L = labels(locale)
+
+    def _table(header, rows, L):  # noqa: N807 (every table of the page in one form)
+        return _any_table(header, rows, L, cards)
     s = report["summary"]
     rel = report["release"]
     out: list[str] = [f"# {L['title']} {_text(rel['version'])}", "", L["intro"], ""]
@@ -155,6 +170,12 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
                   [[_code(e["key"]), _code(_short(e["sha256"])), _code(_short(e["recorded_sha256"]))]
                    for e in report["examples"] if e["status"] == "stale"], L)
 
+    def message(text: Any) -> str:  # ours through labels.yaml (messages.py); the loader's diagnostics stay English
+        if locale == "en" or text is None:
+            return _cell(text)
+        ours = localise(str(text), locale, _text)
+        return ours if ours is not None else f'<span lang="en">{_cell(text)}</span>'
+
     links = report["links"]
     out += [f"## {L['links']}", ""]
     if not links["stamped"]:
@@ -164,20 +185,17 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
         out += _table([L["link_status"], L["count"]],
                       [[L[k], str(counts[k])] for k in ("clean", "suspect", "unstamped", "removed")], L)
         out += _table([L["link"], L["status"], L["reasons"]],
-                      [[_code(p["id"]), L.get(p["status"], p["status"]), _cell("; ".join(p["reasons"]))]
+                      [[_code(p["id"]), L.get(p["status"], p["status"]), "; ".join(message(r) for r in p["reasons"])]
                        for p in links["problems"]], L) if links["problems"] else []
         if links["coverage_suspect"]:
             out += [f"### {L['coverage_suspect']}", ""]
             out += _table([L["requirement"], L["test"], L["reason"]],
-                          [[_code(c["requirement"]), _code(c["test"]), _cell(c["reason"])] for c in links["coverage_suspect"]], L)
+                          [[_code(c["requirement"]), _code(c["test"]), message(c["reason"])] for c in links["coverage_suspect"]], L)
 
     if "avs" in report:
-        out += _avs_section(report, L)
+        out += _avs_section(report, L, _table)
 
     out += [f"## {L['findings']}", ""]
-
-    def message(text: Any) -> str:  # the checker's diagnostics are English (not yet in labels.yaml): marked so
-        return _cell(text) if locale == "en" or text is None else f'<span lang="en">{_cell(text)}</span>'
 
     out += _table([L["severity"], L["code"], L["id"], L["file"], L["reason"]],
                   [[L.get(f["severity"], f["severity"]), _code(f["code"]), _code(f["id"]), _code(f["path"]), message(f["message"])]
@@ -187,7 +205,8 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en") -> str:
     return "\n".join(out) + "\n"
 
 
-def _avs_section(report: Mapping[str, Any], L: Mapping[str, str]) -> list[str]:
+def _avs_section(report: Mapping[str, Any], L: Mapping[str, str], _table=None) -> list[str]:
+    _table = _table or _any_table
     avs = report["avs"]
     out = [f"## {L['avs']}", "", L["avs_intro"].format(profile=_text(avs["profile"])), ""]
     counts = avs["counts"]

@@ -27,6 +27,7 @@ from .links import (
     translation_id,
 )
 from .lock import LOCK_NAME, LockError, ReviewLock, read_lock
+from .messages import say
 
 REPORT_SCHEMA = "pto-docs.traceability.v1"
 AUTO = "auto"
@@ -79,7 +80,7 @@ def build_report(catalog: Catalog, tree, examples: Iterable = (), *, lock: Revie
     if lock_error:
         raw.append(("lock-invalid", LOCK_NAME, LOCK_NAME, lock_error))
     elif check and lock is None:
-        raw.append(("lock-missing", LOCK_NAME, LOCK_NAME, "no review lock in the spec tree; run pto-docs trace --stamp"))
+        raw.append(("lock-missing", LOCK_NAME, LOCK_NAME, say("lock_missing")))
     for d in diagnostics:
         raw.append(("load-error" if d.is_error else "load-warning", d.code, d.path,
                     d.message + (f" (at {d.pointer})" if d.pointer else ""), d.line, d.col))
@@ -206,13 +207,13 @@ class _Builder:
         if status == H.STALE:
             if "conflicts" in e:
                 parts = ", ".join(f"{k} {_short(v)}" for k, v in e["conflicts"].items())
-                return f"sha256 now {_short(e['sha256'])}; the records disagree: {parts}"
-            return f"sha256 now {_short(e['sha256'])} but {where} records {_short(e['recorded_sha256'])}"
+                return say("hash_conflict", now=_short(e['sha256']), parts=parts)
+            return say("hash_stale", now=_short(e['sha256']), where=where, recorded=_short(e['recorded_sha256']))
         if status == H.RECORDED_ONLY:
-            return f"file is absent; only its hash recorded in {where} ({_short(e['recorded_sha256'])}) is known"
+            return say("hash_recorded_only", where=where, recorded=_short(e['recorded_sha256']))
         if status == H.MISSING:
-            return "file is required by the model but is neither present nor recorded"
-        return "file is present but no recorder lists it"
+            return say("hash_missing")
+        return say("hash_unrecorded")
 
     # -- sections ----------------------------------------------------------------------------------
     def build(self) -> dict[str, Any]:
@@ -232,7 +233,8 @@ class _Builder:
         for a in aggregates:
             if a["status"] != H.MATCH:
                 self.raw_findings.append(("aggregate-stale", a["id"], a["path"],
-                                          f"{a['basis']}: now {_short(a['sha256'])}, recorded {_short(a['recorded_sha256'])}"))
+                                          say("aggregate_stale", basis=a['basis'], now=_short(a['sha256']),
+                                              recorded=_short(a['recorded_sha256']))))
         cov = coverage(cat)
         self.coverage_findings(cov)
         links = self.link_section()
@@ -346,8 +348,8 @@ class _Builder:
                 e["inputs"] = H.evidence_inputs(path, data, entry.file.text, self.tree)
                 for pair in e["inputs"]["stale_pairs"]:
                     self.raw_findings.append(("evidence-input-stale", pair["path"], path,
-                                              f"recorded input hash at {pair['pointer']} is old: recorded "
-                                              f"{_short(pair['recorded_sha256'])}, now {_short(pair['sha256'])}"))
+                                              say("input_stale", pointer=pair['pointer'],
+                                                  recorded=_short(pair['recorded_sha256']), now=_short(pair['sha256']))))
             if e["status"] == H.MISSING and path not in required:
                 continue
             out.append(e)
@@ -355,7 +357,7 @@ class _Builder:
         for e in out:
             if e["path"] in expected and e["sha256"] is None:
                 self.raw_findings.append(("recorder-missing", e["path"], e["path"],
-                                          "release evidence that records hashes is absent, so nothing it records can be checked"))
+                                          say("recorder_missing")))
                 continue
             if e["status"] != H.MATCH and not (e["status"] == H.UNRECORDED and not recorded_kind):
                 self.raw_findings.append((f"evidence-{e['status']}", e["path"], e["path"], self._hash_message(e)))
@@ -391,10 +393,10 @@ class _Builder:
             status = e["status"]
             if status == H.MATCH or (status == H.UNRECORDED and not recorded_kind):
                 continue
-            message = {H.STALE: f"digest now {_short(e['sha256'])} but {', '.join(e['recorded_in'])} records "
-                                f"{_short(e['recorded_sha256'])}",
-                       H.RECORDED_ONLY: "recorded digest of a requirement the tree no longer defines",
-                       H.UNRECORDED: "requirement digest recorded nowhere while the tree records others"}.get(status, status)
+            message = {H.STALE: say("requirement_stale", now=_short(e['sha256']), where=", ".join(e['recorded_in']),
+                                    recorded=_short(e['recorded_sha256'])),
+                       H.RECORDED_ONLY: say("requirement_recorded_only"),
+                       H.UNRECORDED: say("requirement_unrecorded")}.get(status, status)
             self.raw_findings.append((f"requirement-{status}", e["id"], e["path"], message))
         return out
 
@@ -414,7 +416,7 @@ class _Builder:
                         "recorded_in": [tr.path], "status": status, "strings": len(pointers),
                         "stale_pointers": stale, "unresolved_pointers": unresolved})
             if status == H.MISSING:
-                self.raw_findings.append(("translation-orphaned", tid, tr.path, f"subject {subject} no longer exists"))
+                self.raw_findings.append(("translation-orphaned", tid, tr.path, say("translation_orphaned", subject=subject)))
             elif status == H.STALE:
                 detail = ", ".join((stale + unresolved)[:5]) + (" …" if len(stale) + len(unresolved) > 5 else "")
                 self.raw_findings.append(("translation-stale", tid, tr.path,
@@ -442,12 +444,12 @@ class _Builder:
                         "path": path, "sha256": ex.digest, "recorded_sha256": pin if H.is_sha(pin) else None,
                         "recorded_in": [LOCK_NAME] if H.is_sha(pin) else [], "status": status, "problem": ex.problem})
             if ex.problem or ex.digest is None:
-                self.raw_findings.append(("example-failed", ex.key, path, ex.problem or "the executor returned no digest"))
+                self.raw_findings.append(("example-failed", ex.key, path, ex.problem or say("example_no_digest")))
             elif status == H.STALE:
                 self.raw_findings.append(("example-digest-mismatch", ex.key, path,
-                                          f"result digest now {_short(ex.digest)} but the review lock pins {_short(pin)}"))
+                                          say("example_mismatch", now=_short(ex.digest), pinned=_short(pin))))
             elif status == H.UNRECORDED and self.lock is not None:
-                self.raw_findings.append(("example-unpinned", ex.key, path, "no pinned result digest in the review lock"))
+                self.raw_findings.append(("example-unpinned", ex.key, path, say("example_unpinned")))
         for key, (pin, unit) in sorted(pins.items()):
             if key not in seen:
                 out.append({"key": key, "instruction": key.split("/", 1)[0], "unit": unit, "origin": None, "path": "",
@@ -459,18 +461,18 @@ class _Builder:
         cat = self.cat
         raw = self.raw_findings
         for uid in cov["untested_units"]:
-            raw.append(("unit-untested", uid, cat.units[uid].path, "unit has no tests"))
+            raw.append(("unit-untested", uid, cat.units[uid].path, say("unit_untested")))
         for rid in cov["uncovered_executable_requirements"]:
-            raw.append(("requirement-uncovered", rid, cat.requirements[rid].owner_path, "executable requirement has no tests"))
+            raw.append(("requirement-uncovered", rid, cat.requirements[rid].owner_path, say("requirement_uncovered")))
         for e in cov["unknown_requirement_references"]:
-            raw.append(("test-unknown-requirement", e["test"], e["path"], f"names unknown requirement {e['requirement']}"))
+            raw.append(("test-unknown-requirement", e["test"], e["path"], say("unknown_requirement", requirement=e['requirement'])))
         for e in cov["unowned_requirements"]:
-            raw.append(("requirement-unowned", e["requirement"], e["path"], f"owner {e['owner'] or '(none)'} is not a unit"))
+            raw.append(("requirement-unowned", e["requirement"], e["path"], say("requirement_unowned", owner=e['owner'] or '(none)')))
         for e in cov["adr_unknown_links"]:
-            raw.append(("adr-unknown-link", e["adr"], e["path"], f"{e['field']} names unknown id {e['target']}"))
+            raw.append(("adr-unknown-link", e["adr"], e["path"], say("adr_unknown_link", field=e['field'], target=e['target'])))
         for e in cov["inactive_adrs_cited"]:
             raw.append(("adr-cited-inactive", e["adr"], e["path"],
-                        f"{e['adr_status']} ADR cited as current by {e['cited_by']} ({e['where']})"))
+                        say("adr_cited_inactive", status=e['adr_status'], cited_by=e['cited_by'], where=e['where'])))
 
     def link_section(self) -> dict[str, Any] | None:
         if self.lock is None:
@@ -508,7 +510,7 @@ class _Builder:
                 if key in recorded and isinstance(recorded[key], int) and recorded[key] != now[key]:
                     disagreements[key] = {"now": now[key], "recorded": recorded[key]}
                     self.raw_findings.append(("summary-mismatch", key, H.TRACEABILITY,
-                                              f"{key} is {now[key]} but the recorded summary says {recorded[key]}"))
+                                              say("summary_mismatch", key=key, now=now[key], recorded=recorded[key])))
         hashes = {}
         for kind, entries in (("units", units), ("documentation", docs), ("tests", tests), ("adrs", adrs),
                               ("evidence", evidence), ("files", files), ("requirements", requirements),

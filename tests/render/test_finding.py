@@ -146,3 +146,22 @@ def test_id_lookup_finds_an_instruction_by_its_long_name_and_quick_matches_show_
     assert hits == [[normalise("Store Word Immediate"), swi, 0, "SWI — Store Word Immediate"]]
     zh = {row[1]: row for row in data["quick"]["zh-CN"]}
     assert zh["TCOLEXPAND — " + ln.long_name("TCOLEXPAND", "zh-CN")][2].endswith(" ".join(ln.search_terms("TCOLEXPAND", "zh-CN")))
+
+
+def test_every_classification_page_is_in_the_navigation_even_a_class_with_one_sub_class(renderer):
+    """The catalog's tile reduce-and-expand holds one sub-class (column-expansion): its own page was left out of the
+    nav when the single sub-group was shown in its place (MkDocs: "pages exist in the docs directory, but are not
+    included in the nav")."""
+    from pto_docs.render.navigation import navigation
+    srcs = set()
+
+    def walk(entries):
+        for entry in entries:
+            for value in entry.values():
+                walk(value) if isinstance(value, list) else srcs.add(value)
+    pages = class_pages(renderer.catalog)
+    assert ("tile", ("reduce-and-expand",)) in pages  # the case this test is about
+    for locale in LOCALES:
+        srcs.clear()
+        walk(navigation(renderer, locale))
+        assert {p.src for p in pages.values()} - srcs == set()

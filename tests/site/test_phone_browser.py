@@ -48,9 +48,18 @@ def test_catalog_tmul_in_reading_order_on_a_phone(page, catalog_url):
     _check_tmul_order(page, catalog_url)
 
 
+# the first example itself (its box, not the heading of its section): the executed example when there is one, else
+# the first worked example
+FIRST_EXAMPLE_JS = """() => { const e = document.querySelector('article section.pto-teaching, article .pto-example-case');
+    return e ? e.getBoundingClientRect().top + scrollY : null; }"""
+
+
 def test_real_tree_tmul_first_example_within_4000_px_on_a_phone(page, real_url):
-    for lang, tops in _check_tmul_order(page, real_url).items():
-        assert tops["worked-examples"] <= 4000, (lang, tops)
+    for lang in LANGS:
+        measure(page, real_url + lang + SEED_PAGES["TMUL"], *PHONE)
+        top = page.evaluate(FIRST_EXAMPLE_JS)
+        assert top is not None and top <= 4000, (lang, top)
+    _check_tmul_order(page, real_url)
 
 
 # -- the register diagram ----------------------------------------------------------------------------------------
@@ -97,13 +106,27 @@ ROWS_JS = """() => Array.from(document.querySelectorAll('table.pto-cards tbody t
 def test_catalog_index_tables_are_cards_on_a_phone(page, catalog_url):
     """Each row a block: its first cell (the id) as wide as the row, no index row taller than ~6 lines."""
     for lang in LANGS:
-        for path in ("units/", "adrs/", "requirements/tile/"):  # (instructions/ is the A–Z list: test_find_browser)
+        for path in ("units/", "adrs/", "requirements/tile/"):  # (the instruction index is the A–Z list, no table)
             measure(page, catalog_url + lang + path, *PHONE)
             rows = page.evaluate(ROWS_JS)
             assert rows, path
             assert all(share > 0.9 for _, share in rows), (lang, path, rows[:3])
             if not path.startswith("requirements/"):  # (a requirement's row lists its tests: as long as they are)
                 assert max(height for height, _ in rows) <= 170, (lang, path, max(rows))
+
+
+def test_catalog_report_tables_are_cards_on_a_phone(page, catalog_url):
+    """The traceability report page: every table of it (the report's and the model-check findings') reflows as
+    cards, each cell after the first labelled, and nothing scrolls sideways."""
+    for lang in LANGS:
+        size = measure(page, catalog_url + lang + "reports/traceability/", *PHONE)
+        assert size["width"] <= size["viewport"], (lang, size)
+        tables = page.evaluate("""() => Array.from(document.querySelectorAll('article table')).map(t =>
+            [t.classList.contains('pto-cards'), Array.from(t.querySelectorAll('tbody tr')).every(tr =>
+              Array.from(tr.querySelectorAll('td')).slice(1).every(td => td.dataset.label))])""")
+        assert len(tables) >= 5 and all(cards and labelled for cards, labelled in tables), (lang, tables)
+        rows = page.evaluate(ROWS_JS)
+        assert rows and all(share > 0.9 for _, share in rows), (lang, rows[:3])
 
 
 def test_real_tree_units_index_on_a_phone(page, real_url):

@@ -168,3 +168,63 @@ def test_markdown_paths_wrap_after_a_slash_and_diagnostics_are_marked_english(tr
     assert '<code class="pto-path"><span>asl/</span><wbr><span>arch/</span><wbr><span>x.asl</span></code>' in en
     assert "| recorded input hash at /sources/10 is old |" in en
     assert '<span lang="en">recorded input hash at /sources/10 is old</span>' in zh
+
+
+def test_the_site_page_tables_are_phone_cards_with_labelled_cells(traced):
+    """Issue 33: on the site the report's tables reflow as cards on a phone like the other index tables: HTML tables
+    of class pto-cards whose cells after the first carry their column's label (data-label); the text is the same
+    (paths, code, strong) and the CLI's Markdown page keeps its pipe tables."""
+    import re
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    path = "spec/evidence/numeric-format-namespace-contract.json"
+    report["findings"] = [{"severity": "warning", "code": "evidence-input-stale", "id": "asl/arch/x.asl",
+                           "path": path, "message": "a <b>*bold*</b> claim"}]
+    for locale in ("en", "zh-CN"):
+        plain, site = report_markdown(report, locale), report_markdown(report, locale, cards=True)
+        assert "| " in plain and '<table class="pto-table pto-cards">' not in plain
+        assert "\n| " not in site and site.count('<table class="pto-table pto-cards">') == plain.count("\n|---")
+        heads = re.findall(r"<thead><tr>(.*?)</tr></thead>", site, re.S)
+        for row in re.findall(r"<tr>(<td>.*?)</tr>", site, re.S):
+            cells = re.findall(r"<td( data-label=\"[^\"]*\")?>", row)
+            assert cells[0] == "" and all(c for c in cells[1:]), row
+        assert heads and all("</th>\n<th>" in h for h in heads if h.count("<th>") > 1)  # apart in the search index
+        assert "<code>evidence-input-stale</code>" in site and "&lt;b&gt;&#42;bold&#42;&lt;/b&gt;" in site
+        tables = "".join(re.findall(r"<table.*?</table>", site, re.S))
+        assert "<strong>" in tables and "**" not in tables and "`" not in tables
+
+
+def test_zh_cn_report_page_says_the_generated_messages_in_chinese(traced):
+    """Issue 33: the report's own messages (trace/messages.py templates) are Chinese on the zh-CN page, their
+    parameters kept as escaped text; a message that is not ours (the loader's) stays English, marked lang="en"."""
+    import string
+
+    from pto_docs.trace.messages import labels, say
+    trace = traced / "spec/evidence/release-traceability-readiness.json"
+    doc = json.loads(trace.read_text())
+    doc["sources"]["spec/evidence/instruction-contract-closure.json"] = "f" * 64
+    trace.write_text(json.dumps(doc, indent=2) + "\n")
+    result = load_catalog(traced)
+    report = build_report(result.catalog, result.tree, ())
+    made = [f for f in report["findings"] if f["code"] == "evidence-recorded-only"]
+    assert made and made[0]["message"].startswith("file is absent; only its hash recorded in ")  # English in the JSON
+    en, zh = labels("en"), labels("zh-CN")
+    keys = sorted(k for k in en if k.startswith("msg_"))
+    hostile = "<b>*x*</b>|`y`"
+    for key in keys:
+        params = {f: hostile for _l, f, _s, _c in string.Formatter().parse(en[key]) if f}
+        report["findings"].append({"severity": "warning", "code": "c", "id": key, "path": "p",
+                                   "message": say(key[4:], **params)})
+    report["findings"].append({"severity": "error", "code": "load-error", "id": "x", "path": "p",
+                               "message": "B.DIM: expects 3 operands"})
+    page = report_markdown(report, "zh-CN")
+    rows = {line.split(" | ")[2].strip("`"): line for line in page.splitlines() if line.startswith("| ")
+            and line.count(" | ") >= 4}
+    escaped = "&lt;b&gt;&#42;x&#42;&lt;/b&gt;&#124;&#96;y&#96;"
+    for key in keys:
+        params = {f: escaped for _l, f, _s, _c in string.Formatter().parse(en[key]) if f}
+        assert rows[key].endswith("| " + zh[key].format(**params) + " |"), (key, rows[key])
+        assert 'lang="en"' not in rows[key] and zh[key] != en[key]
+    assert '<span lang="en">B.DIM: expects 3 operands</span>' in page
+    ours = [line for line in page.splitlines() if "evidence-recorded-only" in line]
+    assert ours and all('lang="en"' not in line and "文件不存在" in line for line in ours)
