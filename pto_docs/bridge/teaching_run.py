@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.catalog import Catalog
+from ..store.memo import Memo
 from .teaching import Scenario, scalar_scenarios
 from .teaching_tiles import tile_scenarios
 
@@ -131,14 +132,12 @@ def model_text(text: str) -> str:
     return "\n".join(metadata) + "\0" + "\n".join(line for line in lines if line)
 
 
-_CODE_DIGESTS: dict[str, str] = {}  # a file's sha256 -> its model_text's (a serve session rereads the same units)
+_CODE_DIGESTS = Memo(__name__, "a unit file's sha256 -> the digest of its model text (a serve session rereads the same units)", limit=20000)
 
 
 def _code_digest(sha256: str, text: str) -> str:
     found = _CODE_DIGESTS.get(sha256)
     if found is None:
-        if len(_CODE_DIGESTS) > 20000:
-            _CODE_DIGESTS.clear()
         found = _CODE_DIGESTS[sha256] = hashlib.sha256(model_text(text).encode("utf-8", "surrogatepass")).hexdigest()
     return found
 
