@@ -10,7 +10,7 @@ import os
 from tests.spec_factory import UNIT_PATH, make_tree
 
 
-def test_a_mnemonic_without_a_long_name_builds_with_a_warning_line(tmp_path, caplog):
+def test_a_mnemonic_without_a_long_name_builds_with_a_warning_line(tmp_path):
     from conftest import REPO
 
     from pto_docs.cli import build as build_cmd
@@ -21,13 +21,23 @@ def test_a_mnemonic_without_a_long_name_builds_with_a_warning_line(tmp_path, cap
     err = io.StringIO()
     cwd = os.getcwd()
     os.chdir(REPO)
+    # (a handler of our own on the plugin's logger: once MkDocs' CLI has run in this process it stops the "mkdocs"
+    # loggers propagating to the root, where caplog listens)
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.INFO)
+    handler.emit = records.append
+    logger = logging.getLogger("mkdocs.plugins.pto-docs")
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.INFO)
     try:
-        with caplog.at_level(logging.INFO):
-            rc = build_cmd.run(args, io.StringIO(), err)
+        rc = build_cmd.run(args, io.StringIO(), err)
     finally:
         os.chdir(cwd)
+        logger.removeHandler(handler)
+        logger.setLevel(level)
     assert rc == 0, err.getvalue()
-    lines = [r.getMessage() for r in caplog.records if "[LONG-NAME]" in r.getMessage()]
+    lines = [r.getMessage() for r in records if "[LONG-NAME]" in r.getMessage()]
     assert lines == [f"{UNIT_PATH}:1:1: warning[LONG-NAME]: instruction TDEMO has no long name in pto-docs' table "
                      "(i18n/long_names.yaml); its pages show the mnemonic alone"]
     page = (site / "instructions/tile/elementwise-tile-tile/arithmetic/TDEMO/index.html").read_text("utf-8")

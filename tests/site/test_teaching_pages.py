@@ -51,5 +51,6 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
         assert len(sections) >= instructions - KNOWN_MISSING
         _check_shown_state(sections)
     en = _sections(real_site, "")
-    assert "fadd.fs a0, a1, -&gt;a4 with a0 = 1.5, a1 = 2.25 gives a4 = 3.75." in en["FADD"]
+    assert ("<code>fadd.fs a0, a1, -&gt;a4</code> with <code>a0 = 1.5, a1 = 2.25</code> gives <code>a4 = 3.75</code>."
+            in en["FADD"])
     assert "AslCompileError" not in "".join(en.values())
