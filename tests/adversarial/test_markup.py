@@ -10,7 +10,8 @@ import markdown
 import pytest
 
 from pto_docs.render.markdown_safe import adr_html, safe_markdown
-from pto_docs.trace.markdown import _cell, _code, _table
+from pto_docs.trace.markdown import _any_table as _table
+from pto_docs.trace.markdown import _cell, _code
 
 from .conftest import run_main, snapshot, unsafe_markup
 
