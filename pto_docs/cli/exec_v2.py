@@ -32,8 +32,18 @@ def _run_v1_on_model(case, args, out: TextIO, err: TextIO) -> int | None:
         return None
     from ..api import run_case
     from ..executor.case import validate_schema
-    from .avs import decoders_for, load_with_cache
     validate_schema(case)  # a malformed case: the executor's own diagnostic, before the tree is loaded
+    model = _model(args, err)
+    if isinstance(model, int):
+        return model
+    _print(run_case(case, **model), out)
+    return 0
+
+
+def _model(args, err: TextIO) -> dict | int:
+    """The tree loaded (through the user's cache) and its decoders, as ``run_case``'s keywords; an int is the exit
+    code of a tree or decoders that cannot be read (their diagnostics written)."""
+    from .avs import decoders_for, load_with_cache
     loaded = load_with_cache(args, err, "exec", "the case was not run", tree_errors_exit=2)
     if isinstance(loaded, int):
         return loaded
@@ -41,26 +51,23 @@ def _run_v1_on_model(case, args, out: TextIO, err: TextIO) -> int | None:
     generated = decoders_for(result.catalog, args.decoders, err, cache)
     if generated is False:
         return 2
-    doc = run_case(case, loaded=result, decoders=generated, cache=cache)
+    return {"loaded": result, "decoders": generated, "cache": cache}
+
+
+def _print(doc, out: TextIO) -> None:
     out.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
-    return 0
 
 
 def _run(case, name: str, args, out: TextIO, err: TextIO) -> int:
     from ..api import run_case
     from ..bridge.exec_model import CaseProblem
-    from .avs import decoders_for, load_with_cache
-    loaded = load_with_cache(args, err, "exec", "the case was not run", tree_errors_exit=2)
-    if isinstance(loaded, int):
-        return loaded
-    result, cache = loaded
-    generated = decoders_for(result.catalog, args.decoders, err, cache)
-    if generated is False:
-        return 2
+    model = _model(args, err)
+    if isinstance(model, int):
+        return model
     try:
-        doc = run_case(case, loaded=result, decoders=generated, cache=cache)
+        doc = run_case(case, **model)
     except CaseProblem as exc:
         err.write(f"{name}:1:1: error[EXEC-CASE]: {exc} (at {exc.pointer})\n")
         return 2
-    out.write(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    _print(doc, out)
     return 0

@@ -77,3 +77,15 @@ def new_repo(path: Path, history: list[dict[str, tuple[int, bytes]]]) -> tuple[R
     repo.refs[b"refs/heads/main"] = shas[-1]
     repo.refs.set_symbolic_ref(b"HEAD", b"refs/heads/main")
     return repo, shas
+
+
+def branch_of_tree(repo: Repo, tree: bytes, parent: bytes, branch: str) -> bytes:
+    """A commit of a tree object made by hand (names or objects no checkout could hold), on ``branch``."""
+    c = Commit()
+    c.tree, c.parents = tree, [parent]
+    c.author = c.committer = b"T <t@example.com>"
+    c.author_time = c.commit_time = c.author_timezone = c.commit_timezone = 0
+    c.message = f"{branch}\n".encode()
+    repo.object_store.add_object(c)
+    repo.refs[f"refs/heads/{branch}".encode()] = c.id
+    return c.id

@@ -107,13 +107,8 @@ def test_unsafe_names_in_a_tree_are_not_written(checkout, tmp_path, capsys, monk
     repo.object_store.add_object(asl)
     base.add(b"asl", 0o040000, asl.id)
     repo.object_store.add_object(base)
-    from tests.history.gitrepo import Commit
-    c = Commit()
-    c.tree, c.parents, c.author = base.id, [shas[1]], b"T <t@example.com>"
-    c.committer, c.author_time, c.commit_time, c.author_timezone, c.commit_timezone = c.author, 0, 0, 0, 0
-    c.message = b"names\n"
-    repo.object_store.add_object(c)
-    repo.refs[b"refs/heads/names"] = c.id
+    from tests.history.gitrepo import branch_of_tree
+    branch_of_tree(repo, base.id, shas[1], "names")
     monkeypatch.chdir(root)
     code, out, err = run_diff(capsys, "HEAD", "names")
     assert code == 0, err
@@ -163,7 +158,7 @@ def test_nothing_is_run(checkout, capsys, monkeypatch):
 @pytest.mark.parametrize("broken", ["missing blob", "blob as a tree"])
 def test_a_broken_object_is_one_line_and_exit_2(checkout, capsys, monkeypatch, broken):
     root, shas = checkout
-    from dulwich.objects import Blob, Commit
+    from dulwich.objects import Blob
     from dulwich.repo import Repo
     repo = Repo(str(root))
     blob = Blob.from_string(b"not a tree")
@@ -174,12 +169,8 @@ def test_a_broken_object_is_one_line_and_exit_2(checkout, capsys, monkeypatch, b
     else:
         base.add(b"asl", 0o040000, blob.id)
     repo.object_store.add_object(base)
-    c = Commit()
-    c.tree, c.parents, c.author = base.id, [shas[1]], b"T <t@example.com>"
-    c.committer, c.author_time, c.commit_time, c.author_timezone, c.commit_timezone = c.author, 0, 0, 0, 0
-    c.message = b"broken\n"
-    repo.object_store.add_object(c)
-    repo.refs[b"refs/heads/broken"] = c.id
+    from tests.history.gitrepo import branch_of_tree
+    branch_of_tree(repo, base.id, shas[1], "broken")
     monkeypatch.chdir(root)
     code, out, err = run_diff(capsys, "HEAD", "broken")
     assert code == 2 and out == "" and err.count("\n") == 1 and "error[GIT-OBJECT]" in err, err

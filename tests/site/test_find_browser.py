@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_checks import WIDTHS, search, without_search_index
+from browser_checks import WIDTHS, search
 from conftest import SEED_PAGES
 
 pytestmark = pytest.mark.browser
@@ -17,12 +17,8 @@ ROWS_SHOWN = "() => Array.from(document.querySelectorAll('.pto-az__row')).filter
 
 
 @pytest.fixture
-def page(chromium):
-    context = chromium.new_context()
-    pg = context.new_page()
-    without_search_index(pg)
-    yield pg
-    context.close()
+def page(quiet_page):
+    return quiet_page
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))

@@ -6,7 +6,7 @@ within a phone's screen with 11 px labels, index tables as cards on a phone, the
 from __future__ import annotations
 
 import pytest
-from browser_checks import WIDTHS, measure, without_search_index
+from browser_checks import WIDTHS, measure
 from conftest import SEED_PAGES
 
 pytestmark = pytest.mark.browser
@@ -18,12 +18,8 @@ TOPS_JS = """ids => Object.fromEntries(ids.map(id => { const e = document.getEle
 
 
 @pytest.fixture
-def page(chromium):
-    context = chromium.new_context()
-    pg = context.new_page()
-    without_search_index(pg)
-    yield pg
-    context.close()
+def page(quiet_page):
+    return quiet_page
 
 
 # -- order -----------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_checks import WIDTHS, without_search_index
+from browser_checks import WIDTHS
 from conftest import SEED_PAGES
 
 pytestmark = pytest.mark.browser
@@ -34,12 +34,8 @@ def base(request, tree_kind):
 
 
 @pytest.fixture
-def page(chromium):
-    context = chromium.new_context()
-    pg = context.new_page()
-    without_search_index(pg)
-    yield pg
-    context.close()
+def page(quiet_page):
+    return quiet_page
 
 
 @pytest.mark.parametrize("lang", LANGS)
