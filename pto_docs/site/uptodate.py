@@ -34,13 +34,17 @@ STAMP = "site-stamp.json"
 PLUGINS = frozenset({"pto-docs", "search", "material/search"})
 
 
-def fingerprint(directory: str | os.PathLike[str]) -> str | None:
-    """sha256 over every entry below ``directory`` (relative path, type, size, mtime, inode), or None."""
+def fingerprint(directory: str | os.PathLike[str], skip: frozenset[str] = frozenset()) -> str | None:
+    """sha256 over every entry below ``directory`` (relative path, type, size, mtime, inode), top-level names in
+    ``skip`` left out; None when ``directory`` is not one (or a symbolic link to one)."""
     root = os.path.abspath(directory)
     if not os.path.isdir(root) or os.path.islink(root):
         return None
     digest = hashlib.sha256()
     for dirpath, dirnames, filenames in os.walk(root):
+        if skip and dirpath == root:
+            dirnames[:] = [d for d in dirnames if d not in skip]
+            filenames = [f for f in filenames if f not in skip]
         dirnames.sort()
         for name in sorted(filenames) + dirnames:
             full = os.path.join(dirpath, name)

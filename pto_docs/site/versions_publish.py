@@ -21,30 +21,9 @@ from pathlib import Path
 from ..store.atomic import atomic_write
 from ..store.output_guard import write_site_marker
 from . import output
+from .uptodate import fingerprint
 
 FORMAT = 1
-
-
-def fingerprint(root: Path, skip: frozenset[str] = frozenset()) -> str | None:
-    """sha256 over every entry below ``root`` (relative path, mode, size, mtime, inode), top-level names in
-    ``skip`` left out; None when ``root`` is not a directory."""
-    if not root.is_dir() or root.is_symlink():
-        return None
-    digest = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(root):
-        if dirpath == str(root):
-            dirnames[:] = [d for d in dirnames if d not in skip]
-            filenames = [f for f in filenames if f not in skip]
-        dirnames.sort()
-        for name in sorted(filenames) + dirnames:
-            full = os.path.join(dirpath, name)
-            try:
-                st = os.lstat(full)
-            except OSError:
-                return None
-            rel = os.path.relpath(full, root)
-            digest.update(f"{rel}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
 
 
 def _record_path(out: Path) -> Path:
