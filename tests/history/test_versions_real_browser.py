@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import serve_directory
+from tests.site.versions_helpers import selector, switch_to
 
 pytestmark = pytest.mark.browser
 VERSIONS = ["0.58.3", "0.58.2", "0.58.1"]
@@ -33,29 +34,18 @@ def page(chromium):
     context.close()
 
 
-def _selector(page) -> tuple[str, list[str]]:
-    page.wait_for_selector(".md-version__current", state="attached")
-    current = page.inner_text(".md-version__current").strip()
-    listed = [t.strip() for t in page.eval_on_selector_all(".md-version__list .md-version__link",
-                                                           "els => els.map(e => e.textContent)")]
-    return current, listed
-
-
 def test_the_selector_switches_between_three_real_releases(page, real_versioned_url):
     url = real_versioned_url
     page.goto(url)  # index.html -> latest/ -> 0.58.3
     page.wait_for_url(url + "0.58.3/")
-    assert _selector(page) == ("0.58.3", VERSIONS)
+    assert selector(page) == ("0.58.3", VERSIONS)
     for target in ("0.58.1", "0.58.2", "0.58.3"):
-        page.hover(".md-version")
-        page.click(f".md-version__list .md-version__link >> text='{target}'")
-        page.wait_for_url(url + target + "/")
-        assert _selector(page) == (target, VERSIONS)
+        assert switch_to(page, target, url + target + "/") == (target, VERSIONS)
     # B.EQ: an instruction of 0.58.1; 0.58.2 removed it and keeps a page at its address naming ADR-0067
     page.goto(url + "0.58.1/" + B_EQ)
-    assert _selector(page)[0] == "0.58.1" and "pto-removed" not in page.content()
+    assert selector(page)[0] == "0.58.1" and "pto-removed" not in page.content()
     response = page.goto(url + "0.58.2/" + B_EQ)
-    assert response.status == 200 and _selector(page)[0] == "0.58.2"
+    assert response.status == 200 and selector(page)[0] == "0.58.2"
     removed = page.inner_text(".pto-removed")
     assert "0.58.2" in removed and "0.58.1" in removed
     assert "ADR-0067" in page.inner_text("article")

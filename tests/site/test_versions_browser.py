@@ -4,7 +4,7 @@ languages, from the versions.json of each language's prefix (site/versions.py)."
 from __future__ import annotations
 
 import pytest
-from versions_helpers import build_versions, release_copy
+from versions_helpers import build_versions, release_copy, selector, switch_to
 
 from tests.conftest import serve_directory
 
@@ -31,25 +31,13 @@ def page(chromium):
     context.close()
 
 
-def _selector(page) -> tuple[str, list[str]]:
-    """The version selector of the page shown: (its current title, the titles it lists)."""
-    page.wait_for_selector(".md-version__current", state="attached")
-    current = page.inner_text(".md-version__current").strip()
-    listed = [t.strip() for t in page.eval_on_selector_all(".md-version__list .md-version__link",
-                                                           "els => els.map(e => e.textContent)")]
-    return current, listed
-
-
 @pytest.mark.parametrize("prefix", ["", "zh-CN/"])
 def test_the_selector_switches_releases(page, versioned_url, prefix):
     page.goto(versioned_url + prefix)  # index.html -> latest/ -> the latest release
     page.wait_for_url(versioned_url + prefix + "3.0.0/")
-    assert _selector(page) == ("3.0.0", VERSIONS)
+    assert selector(page) == ("3.0.0", VERSIONS)
     for target in ("2.0.0", "2.1.0"):
-        page.hover(".md-version")  # (the list opens on hover)
-        page.click(f".md-version__list .md-version__link >> text='{target}'")
-        page.wait_for_url(versioned_url + prefix + target + "/")
-        assert _selector(page) == (target, VERSIONS)
+        assert switch_to(page, target, versioned_url + prefix + target + "/") == (target, VERSIONS)
         lang = page.get_attribute("html", "lang")
         assert lang == ("zh-CN" if prefix else "en"), lang
 
@@ -59,4 +47,4 @@ def test_the_language_switch_stays_in_the_release(page, versioned_url):
     page.hover(".md-header__option .md-select")
     page.click(".pto-language-link[hreflang='zh-CN']")
     page.wait_for_url(versioned_url + "zh-CN/2.0.0/units/")
-    assert _selector(page)[0] == "2.0.0"
+    assert selector(page)[0] == "2.0.0"

@@ -45,3 +45,21 @@ def build_versions(*argv: str, cwd: Path = REPO) -> tuple[int, str]:
     finally:
         os.chdir(here)
     return rc, err.getvalue()
+
+
+def selector(page) -> tuple[str, list[str]]:
+    """The version selector of the page shown in chromium: (its current title, the titles it lists)."""
+    page.wait_for_selector(".md-version__current", state="attached")
+    current = page.inner_text(".md-version__current").strip()
+    listed = [t.strip() for t in page.eval_on_selector_all(".md-version__list .md-version__link",
+                                                           "els => els.map(e => e.textContent)")]
+    return current, listed
+
+
+def switch_to(page, target: str, url: str) -> tuple[str, list[str]]:
+    """Pick ``target`` in the version selector (its list opens on hover); the selector of the page it leads to,
+    once the address is ``url``."""
+    page.hover(".md-version")
+    page.click(f".md-version__list .md-version__link >> text='{target}'")
+    page.wait_for_url(url)
+    return selector(page)
