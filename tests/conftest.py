@@ -178,6 +178,15 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture
+def page(chromium):
+    """A page of a fresh browser context (no cookies, storage or cache shared with another test)."""
+    context = chromium.new_context()
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
 @pytest.fixture(scope="session")
 def real_decoders() -> Path:
     """The generated decoder ASL of the real tree (PTO_DOCS_AVS_DECODERS; .ci/run makes it with the corpus's

@@ -26,14 +26,6 @@ def real_versioned_url(releases, tmp_path_factory):
     httpd.shutdown()
 
 
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context()
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
 def test_the_selector_switches_between_three_real_releases(page, real_versioned_url):
     url = real_versioned_url
     page.goto(url)  # index.html -> latest/ -> 0.58.3

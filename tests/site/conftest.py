@@ -55,13 +55,3 @@ def real_url(real_site):
 
 
 
-
-@pytest.fixture
-def quiet_page(chromium):
-    """A page of a fresh browser context that never downloads the search index (tests that search use their own)."""
-    from tests.site.browser_checks import without_search_index
-    context = chromium.new_context()
-    pg = context.new_page()
-    without_search_index(pg)
-    yield pg
-    context.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_checks import WIDTHS, search
+from browser_checks import WIDTHS, search, without_search_index
 from conftest import SEED_PAGES
 
 pytestmark = pytest.mark.browser
@@ -17,8 +17,10 @@ ROWS_SHOWN = "() => Array.from(document.querySelectorAll('.pto-az__row')).filter
 
 
 @pytest.fixture
-def page(quiet_page):
-    return quiet_page
+def page(page):
+    """A fresh page that never downloads the search index (these tests do not search)."""
+    without_search_index(page)
+    return page
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))

@@ -6,7 +6,7 @@ within a phone's screen with 11 px labels, index tables as cards on a phone, the
 from __future__ import annotations
 
 import pytest
-from browser_checks import WIDTHS, measure
+from browser_checks import WIDTHS, measure, without_search_index
 from conftest import SEED_PAGES
 
 pytestmark = pytest.mark.browser
@@ -18,8 +18,10 @@ TOPS_JS = """ids => Object.fromEntries(ids.map(id => { const e = document.getEle
 
 
 @pytest.fixture
-def page(quiet_page):
-    return quiet_page
+def page(page):
+    """A fresh page that never downloads the search index (these tests do not search)."""
+    without_search_index(page)
+    return page
 
 
 # -- order -----------------------------------------------------------------------------------------------------

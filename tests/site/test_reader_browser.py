@@ -30,14 +30,6 @@ REAL_PAGES = PAGES + ["instructions/scalar/alu/ADD/", "requirements/scalar/agu/"
 LANGS = ["", "zh-CN/"]
 
 
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context()
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
 def _widths_ok(page, base: str, pages: list[str]) -> list[str]:
     """Each page loaded once, at the desktop width, measured, then measured again with the window resized to the
     phone width. On every page of the real-tree test, both languages, that measured exactly what a fresh load at

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_checks import WIDTHS
+from browser_checks import WIDTHS, without_search_index
 from conftest import SEED_PAGES
 
 pytestmark = pytest.mark.browser
@@ -34,8 +34,10 @@ def base(request, tree_kind):
 
 
 @pytest.fixture
-def page(quiet_page):
-    return quiet_page
+def page(page):
+    """A fresh page that never downloads the search index (these tests do not search)."""
+    without_search_index(page)
+    return page
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -23,14 +23,6 @@ def versioned_url(tmp_path_factory):
     httpd.shutdown()
 
 
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context()
-    pg = context.new_page()
-    yield pg
-    context.close()
-
-
 @pytest.mark.parametrize("prefix", ["", "zh-CN/"])
 def test_the_selector_switches_releases(page, versioned_url, prefix):
     page.goto(versioned_url + prefix)  # index.html -> latest/ -> the latest release
