@@ -2,7 +2,11 @@
 one formatted into the report (its JSON and the CLI's findings stay English), and read back on a page in another
 language: the parameters are recovered from the English text by the same template (format and parse are one
 source), then put into that language's template as text (escaped by the caller). Messages that are not ours
-(the loader's diagnostics, an executor's problem) match no template and stay English (marked so by the page)."""
+(the loader's diagnostics, an executor's problem) match no template and stay English (marked so by the page).
+
+A second group, ``check_*``, holds the reasons of the model checks (the assembler's and the reference executor's
+bundle parser) that a finding's detail shows on the pages (render/env.py's ``message`` filter); the groups are
+read back apart, so a loader diagnostic is never taken for an assembler's reason or the other way round."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from importlib import resources
 import yaml
 
 PREFIX = "msg_"
+CHECK_PREFIX = "check_"
 
 
 @cache
@@ -35,10 +40,10 @@ def say(name: str, /, **params: object) -> str:
 
 
 @cache
-def _patterns() -> tuple[tuple[str, re.Pattern], ...]:
+def _patterns(prefix: str = PREFIX) -> tuple[tuple[str, re.Pattern], ...]:
     out = []
     for key, template in _labels("en").items():
-        if not key.startswith(PREFIX):
+        if not key.startswith(prefix):
             continue
         parts = []
         for literal, field, _spec, _conv in string.Formatter().parse(template):
@@ -50,9 +55,10 @@ def _patterns() -> tuple[tuple[str, re.Pattern], ...]:
     return tuple(sorted(out, key=lambda kp: -len(re.sub(r"\(\?P<\w+>\.\+\?\)", "", kp[1].pattern))))
 
 
-def localise(message: str, locale: str, escape: Callable[[str], str]) -> str | None:
-    """``message`` in ``locale`` (parameters passed through ``escape``), or None when no template made it."""
-    for key, pattern in _patterns():
+def localise(message: str, locale: str, escape: Callable[[str], str], prefix: str = PREFIX) -> str | None:
+    """``message`` in ``locale`` (parameters passed through ``escape``), or None when no template of the group
+    ``prefix`` made it."""
+    for key, pattern in _patterns(prefix):
         m = pattern.match(message)
         if m:
             template = _labels(locale)[key]
