@@ -26,6 +26,8 @@ class Finding:
     also: tuple[str, ...] = ()  # accepted but not listed
     rejects: tuple[str, ...] = ()  # listed but not accepted
     detail: str = ""  # EXAMPLE-ILLEGAL / BLOCK-ILLEGAL: the model's reason (English, like the executor's output)
+    segment: str = ""  # EXAMPLE-ASM: the line that does not assemble (detail is "segment: reason")
+    reason: str = ""  # the checker's own reason (detail without the segment), which the pages say in their language
 
 
 def _spec_text(unit: Unit, pointer: str) -> Prose:
@@ -70,7 +72,7 @@ def _assembly_findings(unit: Unit, catalog: Catalog, assembler, instruction_ids:
             english = unit.contract.get("examples", ())[int(pointer.rsplit("/", 1)[1])] \
                 if pointer.startswith("/contract/") else unit.record.get("block", ())[int(pointer.rsplit("/", 1)[1])]
             out.append(Finding("EXAMPLE-ASM", unit.mnemonic or "", unit.id, pointer, Prose(unit.id, pointer, english),
-                               detail=f"{segment}: {message}"))
+                               detail=f"{segment}: {message}", segment=segment, reason=message))
     return tuple(out)
 
 
@@ -91,7 +93,8 @@ def _model_findings(unit: Unit, memo=None) -> tuple[Finding, ...]:
                                rejects=tuple(sorted(listed - set(accepted)))))
         else:
             detail = d.message.split(": ", 1)[1] if ": " in d.message else d.message
-            out.append(Finding(d.code, unit.mnemonic or "", unit.id, d.pointer, text, accepted=accepted, detail=detail))
+            out.append(Finding(d.code, unit.mnemonic or "", unit.id, d.pointer, text, accepted=accepted, detail=detail,
+                               reason=detail))
     return tuple(out)
 
 

@@ -9,9 +9,10 @@ import jinja2
 from markupsafe import Markup, escape
 
 from ..model.prose import Prose
+from ..trace.messages import CHECK_PREFIX, localise
 from .resources import TEMPLATES_DIR
 
-__all__ = ["Prose", "environment", "html_id", "md_text"]
+__all__ = ["Prose", "check_message", "environment", "html_id", "md_text"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 
@@ -23,6 +24,22 @@ def md_text(value: object) -> Markup:
 
 def html_id(value: object) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(value)).strip("-") or "x"
+
+
+def _code(value: str) -> str:
+    return f"<code>{escape(value)}</code>"
+
+
+def check_message(text: object, locale: str) -> Markup:
+    """A model check's reason (the assembler's, the reference executor's bundle parser's) in ``locale``: through
+    its ``check_*`` template of trace/labels.yaml, its parameters as code; a reason no template makes stays English
+    (``lang="en"``), as does every reason on an English page."""
+    text = str(text)
+    if locale != "en":
+        ours = localise(text, locale, _code, CHECK_PREFIX)
+        if ours is not None:
+            return Markup(f'<span class="pto-message">{ours}</span>')
+    return Markup(f'<span lang="en">{escape(text)}</span>')
 
 
 @lru_cache(maxsize=4)
@@ -38,4 +55,5 @@ def environment(templates_dir: str | None = None) -> jinja2.Environment:
     )
     env.filters["md"] = md_text
     env.filters["html_id"] = html_id
+    env.filters["check_message"] = check_message
     return env

@@ -156,7 +156,7 @@ def report_with_findings(r: SiteRenderer, locale: str, report: str) -> PageParts
     findings = [(f, routes.relative(src, routes.unit_src(r.catalog.units[f.unit_id]), "model-findings"))
                 for f in r.data.report_findings]
     lab = labels(locale)
-    html = r.env.get_template("partials/findings_report.html.j2").render(L=lab.t, findings=findings)
+    html = r.env.get_template("partials/findings_report.html.j2").render(L=lab.t, findings=findings, locale=locale)
     heading = f"\n\n## {lab.t('finding.report_title')} {{: #model-findings }}\n\n<!--pto-f:0-->\n"
     return PageParts(report.rstrip("\n") + heading, [html])
 

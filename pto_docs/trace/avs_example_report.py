@@ -12,6 +12,7 @@ from typing import Any
 
 from ..model.catalog import Catalog
 from .lock import ReviewLock
+from .messages import say
 
 
 def example_pins(found: Mapping[str, Sequence]) -> dict[str, dict[str, list[str]]]:
@@ -30,23 +31,23 @@ def example_section(catalog: Catalog, found: Mapping[str, Sequence],
                                    "own": e.own, "digest": e.digest} for e in examples]})
         if not examples:
             raw.append(("avs-example-missing", unit.id, unit.path,
-                        f"no test point of the AVS results executes {unit.mnemonic}: the page has no worked example"))
+                        say("avs_example_missing", mnemonic=unit.mnemonic)))
             continue
         if not any(e.status == "pass" for e in examples):
             raw.append(("avs-example-failing", unit.id, unit.path,
-                        f"every worked example of {unit.mnemonic} comes from a test point that does not pass: "
-                        + ", ".join(f"{e.test_id} ({e.status})" for e in examples)))
+                        say("avs_example_failing", mnemonic=unit.mnemonic,
+                            tests=", ".join(f"{e.test_id} ({e.status})" for e in examples))))
         if pins is None:
             continue
         pinned = pins.get(unit.id)
         digests = sorted(e.digest for e in examples)
         if pinned is None:
             raw.append(("avs-example-unpinned", unit.id, unit.path,
-                        f"the worked examples of {unit.mnemonic} are not pinned; run pto-docs trace --avs RESULTS --stamp"))
+                        say("avs_example_unpinned", mnemonic=unit.mnemonic)))
         elif sorted(pinned.get("digests", ())) != digests:
             raw.append(("avs-example-changed", unit.id, unit.path,
-                        f"the worked examples of {unit.mnemonic} changed: digests {', '.join(d[:12] for d in digests)} "
-                        f"where the review lock pins {', '.join(d[:12] for d in sorted(pinned.get('digests', ()))) or 'none'}"))
+                        say("avs_example_changed", mnemonic=unit.mnemonic, digests=", ".join(d[:12] for d in digests),
+                            pinned=", ".join(d[:12] for d in sorted(pinned.get("digests", ()))) or "none")))
     cover = coverage(catalog, found)
     total = {"instructions": 0, "passing": 0, "failing": 0, "none": 0}
     for row in cover.values():

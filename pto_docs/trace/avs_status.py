@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.catalog import Catalog
+from .messages import say
 
 SCHEMA = "pto-docs.avs.v1"
 STATUSES = ("pass", "fail", "error", "stale", "missing", "needs-decoders")
@@ -65,10 +66,10 @@ def avs_statuses(catalog: Catalog, doc: Mapping | None) -> dict[str, AvsStatus]:
     for tid, test in catalog.tests.items():
         result = results.get(tid)
         if result is None:
-            out[tid] = AvsStatus("missing", "no result for this test point", profile)
+            out[tid] = AvsStatus("missing", say("avs_missing"), profile)
         elif result.get("sha256") != test.file.sha256:
-            out[tid] = AvsStatus("stale", f"the result ran {result.get('path')} at sha256 "
-                                          f"{result.get('sha256') or '(not recorded)'}; the file is now {test.file.sha256}",
+            out[tid] = AvsStatus("stale", say("avs_stale", path=result.get("path"),
+                                              recorded=result.get("sha256") or "(not recorded)", now=test.file.sha256),
                                  profile)
         else:
             out[tid] = AvsStatus(result["status"], result.get("message", ""), profile)

@@ -170,11 +170,8 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool =
                   [[_code(e["key"]), _code(_short(e["sha256"])), _code(_short(e["recorded_sha256"]))]
                    for e in report["examples"] if e["status"] == "stale"], L)
 
-    def message(text: Any) -> str:  # ours through labels.yaml (messages.py); the loader's diagnostics stay English
-        if locale == "en" or text is None:
-            return _cell(text)
-        ours = localise(str(text), locale, _text)
-        return ours if ours is not None else f'<span lang="en">{_cell(text)}</span>'
+    def message(text: Any) -> str:
+        return _message(text, locale)
 
     links = report["links"]
     out += [f"## {L['links']}", ""]
@@ -193,7 +190,7 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool =
                           [[_code(c["requirement"]), _code(c["test"]), message(c["reason"])] for c in links["coverage_suspect"]], L)
 
     if "avs" in report:
-        out += _avs_section(report, L, _table)
+        out += _avs_section(report, L, _table, locale)
 
     out += [f"## {L['findings']}", ""]
 
@@ -205,7 +202,16 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool =
     return "\n".join(out) + "\n"
 
 
-def _avs_section(report: Mapping[str, Any], L: Mapping[str, str], _table=None) -> list[str]:
+def _message(text: Any, locale: str) -> str:
+    """A message of the report in ``locale``: ours through labels.yaml (messages.py); the loader's diagnostics and
+    an AVS point's own failure text stay English (lang=en)."""
+    if locale == "en" or text is None:
+        return _cell(text)
+    ours = localise(str(text), locale, _text)
+    return ours if ours is not None else f'<span lang="en">{_cell(text)}</span>'
+
+
+def _avs_section(report: Mapping[str, Any], L: Mapping[str, str], _table=None, locale: str = "en") -> list[str]:
     _table = _table or _any_table
     avs = report["avs"]
     out = [f"## {L['avs']}", "", L["avs_intro"].format(profile=_text(avs["profile"])), ""]
@@ -216,7 +222,7 @@ def _avs_section(report: Mapping[str, Any], L: Mapping[str, str], _table=None) -
         out += [f"### {L['avs_not_passing']}", ""]
         out += _table([L["test"], L["status"], L["file"], L["reason"]],
                       [[_code(t["id"]), L.get(t["avs"]["status"], t["avs"]["status"]), _code(t["path"]),
-                        _cell(t["avs"]["message"])] for t in failing], L)
+                        _message(t["avs"]["message"], locale)] for t in failing], L)
     examples = avs.get("examples")
     if examples:
         out += [f"### {L['avs_examples']}", "", L["avs_examples_intro"], ""]

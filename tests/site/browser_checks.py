@@ -72,3 +72,27 @@ def search(page, url: str, query: str, timeout_ms: int = 60000) -> list[tuple[st
     return page.evaluate(f"""() => Array.from(document.querySelectorAll(
         '.pto-exact:not([hidden]) .pto-exact__item a, {MATERIAL_ITEMS} > a')).slice(0, 10)
         .map(a => [a.querySelector('h1') ? a.querySelector('h1').textContent.trim() : '', a.href])""")
+
+# the home page's entry in the primary sidebar (level 0): its text, whether the reader sees it (the element at its
+# centre is itself, not the sidebar's title or another panel over it) and whether it starts below the title
+HOME_IN_SIDEBAR_JS = """() => {
+  const nav = document.querySelector('.md-sidebar--primary nav.md-nav--primary');
+  const item = nav && nav.querySelector(':scope > .md-nav__list > .md-nav__item');
+  const title = nav && nav.querySelector(':scope > .md-nav__title');
+  if (!item || !title) return null;
+  const link = Array.from(item.querySelectorAll(':scope > .md-nav__link')).find(e => e.getClientRects().length);
+  if (!link) return {text: null};
+  const r = link.getBoundingClientRect(), t = title.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + Math.min(r.width / 2, 40), r.top + r.height / 2);
+  return {text: link.textContent.trim(), seen: !!hit && link.contains(hit), below: r.top >= t.bottom - 0.5,
+          height: r.height};
+}"""
+
+
+def open_drawer_if_narrow(page) -> None:
+    """On a phone the sidebar is a drawer: open it (its slide is over when the home entry is hit-testable)."""
+    if page.viewport_size["width"] >= 1220:
+        return
+    page.locator('.md-header label.md-header__button[for="__drawer"]').click()
+    page.wait_for_function("document.querySelector('.md-sidebar--primary').getBoundingClientRect().left >= 0")
+    page.wait_for_timeout(300)

@@ -2,7 +2,11 @@
 design (spec prose awaiting translation and quotations are marked lang="en"; code, identifiers in <code>/<pre>,
 the theme's header, sidebar and footer), checked against what pto-docs generates: every English UI label whose
 zh-CN label differs (the literal parts of its template) and every spec enumeration value with a label. A page that
-shows one of them printed an English label, an untranslated enumeration word or a label that bypassed the catalog."""
+shows one of them printed an English label, an untranslated enumeration word or a label that bypassed the catalog.
+
+A model check's reason (the detail of a finding, on the report page's model-check table and in an instruction's
+finding notice) is generated text even when it is marked lang="en": there, only code and the quoted spec text are
+English by design, and a run of three English words outside them is generated English."""
 
 from __future__ import annotations
 
@@ -16,6 +20,8 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
          "path", "rect", "line", "circle", "use", "stop"}
 _ENGLISH_BY_DESIGN = {"code", "pre", "kbd", "script", "style", "q", "samp"}
 _CHROME = ("md-header", "md-sidebar", "md-footer", "md-search", "md-source", "headerlink")
+_FINDINGS = ("pto-findings-report", "pto-finding")  # where a lang="en" span is a checker's reason, not spec prose
+_WORDS = re.compile(r"[A-Za-z]{2,}(?:[ ,;:'’-]+[A-Za-z]{2,}){2,}")  # (as browser_checks.GENERATED_ENGLISH_JS)
 
 
 @cache
@@ -39,34 +45,41 @@ class _Visible(HTMLParser):
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.stack: list[tuple[str, bool]] = []
+        self.stack: list[tuple[str, bool, bool, bool]] = []  # (tag, skipped, skipped in findings, a findings box)
         self.article = 0
         self.text: list[str] = []
+        self.findings_text: list[str] = []
 
     def handle_starttag(self, tag, attrs):
         if tag in _VOID:
             return
         a = dict(attrs)
-        cls = a.get("class") or ""
-        skip = tag in _ENGLISH_BY_DESIGN or a.get("lang") == "en" or any(c in cls for c in _CHROME)
-        self.stack.append((tag, skip))
+        cls = (a.get("class") or "").split()
+        chrome = any(c.startswith(_CHROME) for c in cls)
+        code = tag in _ENGLISH_BY_DESIGN
+        self.stack.append((tag, code or a.get("lang") == "en" or chrome, code or chrome,
+                           any(c in _FINDINGS for c in cls)))
         self.article += tag == "article"
 
     def handle_endtag(self, tag):
         if tag in _VOID:
             return
         while self.stack:
-            name, _ = self.stack.pop()
+            name, *_ = self.stack.pop()
             self.article -= name == "article"
             if name == tag:
                 break
 
     def handle_data(self, data):
-        if self.article > 0 and not any(skip for _, skip in self.stack):
+        if self.article <= 0:
+            return
+        if not any(skip for _, skip, _f, _b in self.stack):
             self.text.append(data)
+        if any(box for *_, box in self.stack) and not any(skip for _, _s, skip, _b in self.stack):
+            self.findings_text.append(data)
 
 
 def generated_english(html: str) -> list[str]:
     parser = _Visible()
     parser.feed(html)
-    return generated_phrases().findall(" ".join(parser.text))
+    return generated_phrases().findall(" ".join(parser.text)) + _WORDS.findall(" ".join(parser.findings_text))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_checks import WIDTHS, search, without_search_index
+from browser_checks import HOME_IN_SIDEBAR_JS, WIDTHS, open_drawer_if_narrow, search, without_search_index
 from conftest import SEED_PAGES
 
 pytestmark = pytest.mark.browser
@@ -76,6 +76,21 @@ def test_instruction_page_has_breadcrumbs_previous_next_and_class_links(page, ca
     listed = page.eval_on_selector_all(".pto-class-table code.pto-id", "els => els.map(e => e.textContent)")
     assert listed == ["TADD", "TMUL", "TSQRT"]
     assert "elementwise-tile-tile" in page.locator("h1").inner_text()
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("lang", LANGS)
+def test_sidebar_shows_the_home_entry_below_its_title(page, catalog_url, lang, width):
+    """首页 (Home) is the first entry of the sidebar, seen, not under the sidebar's title (issue 33)."""
+    w, h = WIDTHS[width]
+    page.set_viewport_size({"width": w, "height": h})
+    pages = [""] + ([SEED_PAGES["TMUL"]] if width == "desktop" else [])  # (a phone's drawer opens at the page's level)
+    for path in pages:
+        page.goto(catalog_url + lang + path)
+        open_drawer_if_narrow(page)
+        home = page.evaluate(HOME_IN_SIDEBAR_JS)
+        assert home == {"text": "首页" if lang else "Home", "seen": True, "below": True, "height": home["height"]}, \
+            (lang, path, home)
 
 
 def _check_top3(page, url: str, query: str, expected: str) -> None:

@@ -14,6 +14,7 @@ import threading
 
 import pytest
 
+from tests.site.browser_checks import HOME_IN_SIDEBAR_JS, open_drawer_if_narrow
 from tests.site.test_maintainer_site import TMUL, build
 
 pytestmark = pytest.mark.browser
@@ -77,6 +78,15 @@ def test_no_request_leaves_the_host(page, docs_url, lang):
         page.goto(docs_url + lang + path)
         page.wait_for_load_state("networkidle")
     assert page.foreign == [] and page.missing == [] and page.errors == [], (page.foreign, page.missing, page.errors)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sidebar_shows_the_home_entry_below_its_title(page, docs_url, lang):
+    """首页 (Home) is the first entry of the sidebar, seen, not under the sidebar's title (issue 33)."""
+    page.goto(docs_url + lang)
+    open_drawer_if_narrow(page)
+    home = page.evaluate(HOME_IN_SIDEBAR_JS)
+    assert home == {"text": "首页" if lang else "Home", "seen": True, "below": True, "height": home["height"]}, home
 
 
 @pytest.mark.parametrize("lang", LANGS)

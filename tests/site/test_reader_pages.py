@@ -92,6 +92,10 @@ def test_real_tree_assembler_findings_reach_the_pages(real_renderer):
     for locale in ("en", "zh-CN"):
         text = real_renderer.unit_page(tmov, locale).assembled()
         assert 'data-finding="EXAMPLE-ASM"' in text and labels(locale).t("finding.assembler_says") in text
+        # the assembler's reason: as it printed it on the English page, in Chinese (its values as code) on the other
+        english = "unknown mnemonic &#39;BSTART.TLSU&#39; (this instruction is written BSTART.TMOV)"
+        chinese = "未知助记符 <code>&#39;BSTART.TLSU&#39;</code>（本指令写作 <code>BSTART.TMOV</code>）"
+        assert (english in text, chinese in text) == ((True, False) if locale == "en" else (False, True))
 
 
 def test_real_tree_semantics_findings_reach_the_pages(real_renderer):

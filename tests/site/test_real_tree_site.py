@@ -67,3 +67,22 @@ def test_the_maintainers_build_loads_no_google_fonts_and_has_permalinks(real_sit
     for lang in ("", "zh-CN/"):
         tmul = next((real_site / lang / "instructions").rglob("TMUL/index.html")).read_text("utf-8")
         assert 'class="headerlink"' in tmul
+
+
+def test_every_instruction_page_has_breadcrumbs_to_its_classification(real_site, real_load):
+    """Issue 33's "breadcrumbs on every instruction page", on the maintainer's build: each instruction page of both
+    languages opens with Material's path (home, instructions, surface, class, then the sub-class or the navigation's
+    group of a long class), through the page's own classification page."""
+    import re
+
+    from pto_docs.render import routes
+    bad = []
+    for unit in real_load.catalog.instructions:
+        src = routes.unit_src(unit)
+        for lang in ("", "zh-CN/"):
+            html = (real_site / lang / src.removesuffix(".md") / "index.html").read_text("utf-8")
+            path = re.search(r'<nav class="md-path"[^>]*>(.*?)</nav>', html, re.S)
+            hrefs = re.findall(r'<a href="([^"]+)" class="md-path__link"', path.group(1)) if path else []
+            if len(hrefs) < 4 or not any(h.endswith("../all/") for h in hrefs[2:]):
+                bad.append(f"{lang}{src}: {hrefs}")
+    assert not bad, f"{len(bad)} pages: {bad[:5]}"
