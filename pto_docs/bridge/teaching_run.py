@@ -96,7 +96,8 @@ def code_digest() -> str:
     from ..model.frozen import code_digest as digest
     package = Path(__file__).parent.parent
     return digest(sorted((package / "asl").glob("*.py"))
-                  + [package / "bridge" / name for name in ("teaching.py", "teaching_tiles.py", "teaching_run.py",
+                  + [package / "bridge" / name for name in ("teaching.py", "teaching_tiles.py", "teaching_matrix.py",
+                                                            "teaching_run.py",
                                                             "exec_model.py", "avs.py")]
                   + sorted((package / "isa").rglob("*.py")))
 

@@ -26,6 +26,7 @@ from .teaching import (
     fp_bits,
     word,
 )
+from .teaching_matrix import is_matrix, matrix_scenarios
 
 ELEMENT_BYTES = {"FP64": 8, "S64": 8, "U64": 8, "FP32": 4, "S32": 4, "U32": 4, "FP16": 2, "BF16": 2, "S16": 2,
                  "U16": 2, "S8": 1, "U8": 1}
@@ -83,6 +84,8 @@ def tile_scenarios(catalog: Catalog, assembler: Assembler, unit: Unit) -> list[S
     record = handler_record(unit)
     if record is None or not isinstance(record.get("semantic_handler"), str) or not _names_only(record):
         return []
+    if is_matrix(record):
+        return matrix_scenarios(unit, record)
     return [made for variant, dtype in enumerate(_types_for(unit, record))
             if (made := _compose(unit, record, dtype, variant)) is not None]
 
