@@ -90,6 +90,29 @@ def tile_scenarios(catalog: Catalog, assembler: Assembler, unit: Unit) -> list[S
             if (made := _compose(unit, record, dtype, variant)) is not None]
 
 
+PREDICATE = "predicate"  # the data type a page names a predicate tile by (one bit an element)
+MASK = ((True, False, True, True), (False, True, False, False))  # a mask source's bits
+
+
+def is_predicate(role: str) -> bool:
+    return "predicate" in role or role == "mask"
+
+
+def _predicate_tile(setup: list, reads: list, index: int, shape: tuple[int, int, int], is_dest: bool) -> tuple | None:
+    """Configure a predicate tile shaped as the numeric tiles are (valid rows x columns, physical columns: a
+    comparison's operands match in both); a source gets :data:`MASK`, a destination is read bit by bit
+    (``ReadTilePredicateBit``: TRUE/FALSE)."""
+    rows, cols, physical = shape
+    setup.append(f"ConfigurePredicateTile({index}, 128, {TILE_ROWS}, {physical}, {rows}, {cols});")
+    if is_dest:
+        reads += [f"ReadTilePredicateBit({index}, {r}, {c})" for r in range(rows) for c in range(cols)]
+        return None
+    grid = tuple(tuple(MASK[r % 2][c % 4] for c in range(cols)) for r in range(rows))
+    setup += [f"WriteTilePredicateBit({index}, {r}, {c}, {'TRUE' if grid[r][c] else 'FALSE'});"
+              for r in range(rows) for c in range(cols)]
+    return grid
+
+
 def _command_line(unit: Unit, dtype: str) -> str:
     block = unit.record.get("block") or ()
     first = str(block[0]) if block else f"{unit.mnemonic}"
@@ -132,6 +155,12 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                     roles.get(name, "") + (" sequence" if unit.mnemonic == "TCI" else ""), reduce_axis, is_dest)
                 size = ELEMENT_BYTES.get(tdtype, 4)
                 physical = 1 if cols == 1 else 4  # a one-column tile is one column wide
+                if is_predicate(roles.get(name, "")):  # a packed predicate (a comparison's result, a mask)
+                    grid = _predicate_tile(setup, reads, index, (rows, cols, physical), is_dest)
+                    tiles.append((index, "destination" if is_dest else "source", PREDICATE, rows, cols, grid))
+                    operands.append(Operand(f"T{index}", "tile", f"_Tiles[{index}]", "", PREDICATE))
+                    arguments.append(str(indices[name]))
+                    continue
                 setup.append(f"ConfigureTile({index}, {max(128, TILE_ROWS * physical * size)}, {TILE_ROWS}, {physical}, "
                              f"{rows}, {cols}, "
                              f"TileDataType_{tdtype}, TileLayout_RowMajor, TileLocation_Any);")

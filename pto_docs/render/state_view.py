@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..bridge.exec_model import FLAG_NAMES
 from ..bridge.teaching_run import is_bookkeeping, shown_change
+from ..bridge.teaching_tiles import PREDICATE
 
 __all__ = ["shown_change", "teaching_view", "teaching_views", "typed"]
 
@@ -203,13 +204,25 @@ def _tiles(s, result: Mapping) -> tuple[TileGrid, ...]:
     out: list[TileGrid] = []
     reads = result.get("read") or {}
     for index, role, dtype, rows, cols, grid in sorted(s.tiles, key=lambda t: t[1] != "source"):  # inputs first
-        if role == "source" and grid is not None:
+        if dtype == PREDICATE:  # one bit an element: 1 or 0 (a destination read bit by bit)
+            bits = grid if role == "source" and grid is not None else tuple(
+                tuple(reads.get(f"ReadTilePredicateBit({index}, {r}, {c})") for c in range(cols)) for r in range(rows))
+            values = tuple(tuple(_bit(b) for b in row) for row in bits)
+        elif role == "source" and grid is not None:
             values = tuple(tuple(_tile_value(v, dtype) for v in row) for row in grid)
         else:
             values = tuple(tuple(typed(str(reads.get(f"ReadTileElement({index}, {r}, {c})", "?")), dtype,
                                        _width(dtype)) for c in range(cols)) for r in range(rows))
         out.append(TileGrid(f"T{index}", role, dtype, values))
     return tuple(out)
+
+
+def _bit(value) -> Value:
+    if value in (True, "TRUE"):
+        return Value("1", "TRUE")
+    if value in (False, "FALSE"):
+        return Value("0", "FALSE")
+    return Value("?", str(value))
 
 
 def _width(dtype: str) -> int:
