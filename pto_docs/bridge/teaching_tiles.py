@@ -37,9 +37,14 @@ FLOAT_GRIDS = (((1.5, -2.0, 0.5, 4.0), (3.0, 0.25, -1.0, 8.0)), ((0.5, 2.0, 1.5,
                ((1.0, 1.0, 2.0, 2.0), (0.5, 0.5, 3.0, 3.0)), ((2.0, 1.0, 2.0, 1.0), (1.0, 2.0, 1.0, 2.0)),
                ((4.0, 2.0, 1.0, 0.5), (1.0, 2.0, 4.0, 8.0)))
 SCALAR_VALUE = 3
+ROW_INDICES = ((1, 0, 1, 0), (0, 1, 0, 1))  # a row-index source (TGATHER, TSCATTER): each column a permutation
 # operations whose operands' shapes are tied otherwise than equal (valid rows x columns)
 SHAPES = {"TTRANS": {"destination0": (4, 2)},
-          "TCONCAT": {"source0": (2, 2), "source1": (2, 2), "destination0": (2, 4)}}
+          "TCONCAT": {"source0": (2, 2), "source1": (2, 2), "destination0": (2, 4)},
+          "TMRGSORT": {"source0": (1, 2), "source1": (1, 2), "destination0": (1, 4)}}
+# a sorted source (TMRGSORT's), by source number: ascending rows that interleave when merged
+SORTED_ROWS = (((1.5, 4.0),), ((-2.0, 3.0),))
+SORTED_INT_ROWS = (((1, 5),), ((2, 3),))
 TILE_OPERAND = re.compile(r"^(destination|source)(\d+)$")
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -153,6 +158,8 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 tdtype = "S32" if is_dest and index_dest else dtype if not named or dtype in named else named[0]
                 rows, cols = SHAPES.get(unit.mnemonic or "", {}).get(name) or _shape(
                     roles.get(name, "") + (" sequence" if unit.mnemonic == "TCI" else ""), reduce_axis, is_dest)
+                if "row-index" in roles.get(name, "") and "S32" in named:
+                    tdtype = "S32"
                 size = ELEMENT_BYTES.get(tdtype, 4)
                 physical = 1 if cols == 1 else 4  # a one-column tile is one column wide
                 if is_predicate(roles.get(name, "")):  # a packed predicate (a comparison's result, a mask)
@@ -168,6 +175,10 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 if not is_dest:
                     k = int(m.group(2)) % len(GRIDS)
                     source = FLOAT_GRIDS[k] if tdtype in FLOAT_TYPES else GRIDS[k]
+                    if "sorted" in roles.get(name, ""):
+                        source = (SORTED_ROWS if tdtype in FLOAT_TYPES else SORTED_INT_ROWS)[int(m.group(2)) % 2]
+                    if "row-index" in roles.get(name, ""):  # row numbers of the value tile (a permutation a column)
+                        source = ROW_INDICES
                     grid = tuple(tuple(source[r][c] for c in range(cols)) for r in range(rows))
                     for r in range(rows):
                         for c in range(cols):

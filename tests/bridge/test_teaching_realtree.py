@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.realtree
 
 # the examples pto-docs cannot make on 0.58.3 yet, and why (the report of the change lists them)
-KNOWN_MISSING = 26
+KNOWN_MISSING = 23
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def test_nearly_every_instruction_has_an_executed_example_with_a_visible_effect(
     assert not [t for t in taught.values() if t.finding], "the NumPy executor disagrees"
 
 
-@pytest.mark.xfail(strict=True, reason="26 instructions of 0.58.3 have no executed example yet (see KNOWN_MISSING)")
+@pytest.mark.xfail(strict=True, reason="23 instructions of 0.58.3 have no executed example yet (see KNOWN_MISSING)")
 def test_every_instruction_has_an_executed_example(real_taught):
     assert not real_taught[1]
 
@@ -142,3 +142,31 @@ def test_predicate_examples_show_the_comparison_and_the_selection(real_taught):
     want = [[t.text if m.text == "1" else f.text for m, t, f in zip(rm, rt, rf, strict=True)]
             for rm, rt, rf in zip(mask.rows, true.rows, false.rows, strict=True)]
     assert [[v.text for v in row] for row in out.rows] == want
+
+
+def test_index_and_sort_examples_rearrange_their_shown_sources(real_taught):
+    """TGATHER's output cell [r][c] is the value source's row index[r][c] in column c, TSCATTER puts source[r][c]
+    there instead, TMRGSORT's output is its two shown sorted rows merged in order (NumPy's sort)."""
+    from pto_docs.render.state_view import teaching_view
+    taught = {t.scenario.mnemonic: t for t in real_taught[0].values()}
+
+    def grids(mnemonic):
+        view = teaching_view(taught[mnemonic])
+        sources = [np.array([[float(v.text) for v in row] for row in g.rows]) for g in view.tiles if g.role == "source"]
+        (out,) = (np.array([[float(v.text) for v in row] for row in g.rows]) for g in view.tiles
+                  if g.role == "destination")
+        return sources, out
+
+    (values, indices), out = grids("TGATHER")
+    rows, cols = indices.shape
+    assert sorted(set(indices.ravel())) == [0, 1]  # (the index tile is the second source: rows of the value tile)
+    assert out.tolist() == [[values[int(indices[r, c]), c] for c in range(cols)] for r in range(rows)]
+    (values, indices), out = grids("TSCATTER")
+    want = np.zeros_like(out)
+    for r in range(rows):
+        for c in range(cols):
+            want[int(indices[r, c]), c] = values[r, c]
+    assert out.tolist() == want.tolist() and out.tolist() != values.tolist()
+    (left, right), out = grids("TMRGSORT")
+    assert out.ravel().tolist() == np.sort(np.concatenate([left.ravel(), right.ravel()]), kind="stable").tolist()
+    assert out.ravel().tolist() != np.concatenate([left.ravel(), right.ravel()]).tolist()  # (they interleave)
