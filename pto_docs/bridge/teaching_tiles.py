@@ -10,6 +10,7 @@ numeric control round-to-nearest-even without saturation. Shapes follow the role
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 
@@ -31,6 +32,9 @@ from .teaching_matrix import is_matrix, matrix_scenarios
 ELEMENT_BYTES = {"FP64": 8, "S64": 8, "U64": 8, "FP32": 4, "S32": 4, "U32": 4, "FP16": 2, "BF16": 2, "S16": 2,
                  "U16": 2, "S8": 1, "U8": 1}
 FLOAT_TYPES = ("FP32", "FP16", "FP64", "BF16")
+# the 5-bit DataType encoding of the types a scenario uses (the spec's field domain PTO-FIELD-BLOCK-DATATYPE)
+TYPE_CODES = {"FP64": 0, "FP32": 1, "FP16": 4, "BF16": 5, "S64": 16, "S32": 17, "S16": 18, "S8": 19, "U64": 24,
+              "U32": 25, "U16": 26, "U8": 27}
 GRIDS = (((1, 2, 3, 4), (5, 6, 7, 8)), ((8, 6, 4, 2), (7, 5, 3, 1)), ((2, 2, 3, 3), (4, 4, 5, 5)),
          ((1, 1, 2, 2), (3, 3, 1, 1)), ((3, 1, 4, 1), (5, 9, 2, 6)))
 FLOAT_GRIDS = (((1.5, -2.0, 0.5, 4.0), (3.0, 0.25, -1.0, 8.0)), ((0.5, 2.0, 1.5, -4.0), (2.0, 0.75, 1.0, 0.5)),
@@ -91,8 +95,25 @@ def tile_scenarios(catalog: Catalog, assembler: Assembler, unit: Unit) -> list[S
         return []
     if is_matrix(record):
         return matrix_scenarios(unit, record)
-    return [made for variant, dtype in enumerate(_types_for(unit, record))
-            if (made := _compose(unit, record, dtype, variant)) is not None]
+    plain = [made for variant, dtype in enumerate(_types_for(unit, record))
+             if (made := _compose(unit, record, dtype, variant)) is not None]
+    if record.get("family") != "TLSU":
+        return plain
+    # a memory operation retried inside a selected tile memory operation of its data type (a handler that reads
+    # the bundle's type: TPREFETCH)
+    selected = [dataclasses.replace(s, setup=(_descriptor(record, s.data_type),) + s.setup,
+                                    variant=s.variant + len(plain)) for s in plain if s.data_type in TYPE_CODES]
+    return plain + selected
+
+
+def _descriptor(record: Mapping, dtype: str) -> str:
+    operation = "TileMemory"
+    function = record.get("function") if isinstance(record.get("function"), int) else 0
+    return (f"InstallBundleOperationDescriptor(BundleOperationDescriptor {{ valid = TRUE, form_identity = Zeros{{7}}, "
+            f"operation_class = BundleOperation_{operation}, selector_valid = TRUE, "
+            f"selector = Zeros{{10}} + {function % 1024}, data_type_valid = TRUE, "
+            f"data_type = '{TYPE_CODES[dtype]:05b}', mode_valid = FALSE, mode = Zeros{{2}}, "
+            "branch_type_valid = FALSE, branch_type = Zeros{3} });")
 
 
 PREDICATE = "predicate"  # the data type a page names a predicate tile by (one bit an element)
@@ -222,6 +243,8 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
         return None
     if unit.mnemonic in ("TSTORE", "MSCATTER", "MSCATTER_MASK"):
         reads = [f"ReadMemoryByte({word(MEMORY_BASE + i)})" for i in range(16)]
+    # no tile operand at all (TPREFETCH: an address and a shape): nothing the model keeps is written, a hint
+    hint = not indices
     return Scenario(unit.id, unit.mnemonic or "", "tile", _command_line(unit, dtype), tuple(setup),
                     {"call": handler, "arguments": arguments}, tuple(reads), tuple(operands), data_type=dtype,
-                    variant=variant, tiles=tuple(tiles))
+                    variant=variant, tiles=tuple(tiles), hint=hint)

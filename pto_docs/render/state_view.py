@@ -75,6 +75,7 @@ class TeachingView:
     caption_outputs: str
     digest: str
     fallbacks: tuple[str, ...] = ()  # ieee hooks the model ran as pto-v0 (the result's profile_fallbacks)
+    hint: bool = False  # a prefetch: it completed and changed nothing (the caption says so)
 
 
 def _int(text: str) -> int | None:
@@ -170,7 +171,7 @@ def teaching_view(taught) -> TeachingView:
     return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle,
                         getattr(taught, "alias_of", ""), _fault(result), operands,
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")),
-                        _fallbacks(result))
+                        _fallbacks(result), bool(getattr(s, "hint", False)))
 
 
 def _fallbacks(result: Mapping) -> tuple[str, ...]:

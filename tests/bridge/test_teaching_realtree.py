@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.realtree
 
 # the examples pto-docs cannot make on 0.58.3 yet, and why (the report of the change lists them)
-KNOWN_MISSING = 23
+KNOWN_MISSING = 22
 
 
 @pytest.fixture(scope="module")
@@ -26,15 +26,17 @@ def test_nearly_every_instruction_has_an_executed_example_with_a_visible_effect(
     taught, missing = real_taught
     instructions = real_load.catalog.instructions
     assert set(taught) | set(missing) == {u.id for u in instructions}
-    assert all(visible(t.result) or own_fault(t.result) for t in taught.values())
-    faulting = {t.scenario.mnemonic: t.result["fault"] for t in taught.values() if not visible(t.result)}
+    assert all(visible(t.result) or own_fault(t.result) or t.scenario.hint for t in taught.values())
+    hints = sorted(t.scenario.mnemonic for t in taught.values() if not visible(t.result) and t.scenario.hint)
+    assert hints == ["TPREFETCH"], hints  # (a hint: completed, nothing changed; its caption says so)
+    faulting = {t.scenario.mnemonic: t.result["fault"] for t in taught.values() if own_fault(t.result)}
     assert faulting == {"EBREAK": "Fault_SoftwareBreakpoint", "C.EBREAK": "Fault_SoftwareBreakpoint"}
     assert len(missing) <= KNOWN_MISSING, sorted(m.mnemonic for m in missing.values())
     assert all(m.reason for m in missing.values())
     assert not [t for t in taught.values() if t.finding], "the NumPy executor disagrees"
 
 
-@pytest.mark.xfail(strict=True, reason="23 instructions of 0.58.3 have no executed example yet (see KNOWN_MISSING)")
+@pytest.mark.xfail(strict=True, reason="22 instructions of 0.58.3 have no executed example yet (see KNOWN_MISSING)")
 def test_every_instruction_has_an_executed_example(real_taught):
     assert not real_taught[1]
 
