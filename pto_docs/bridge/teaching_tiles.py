@@ -45,7 +45,9 @@ ROW_INDICES = ((1, 0, 1, 0), (0, 1, 0, 1))  # a row-index source (TGATHER, TSCAT
 # operations whose operands' shapes are tied otherwise than equal (valid rows x columns)
 SHAPES = {"TTRANS": {"destination0": (4, 2)},
           "TCONCAT": {"source0": (2, 2), "source1": (2, 2), "destination0": (2, 4)},
-          "TMRGSORT": {"source0": (1, 2), "source1": (1, 2), "destination0": (1, 4)}}
+          "TMRGSORT": {"source0": (1, 2), "source1": (1, 2), "destination0": (1, 4)},
+          # a cumulative histogram of one byte of four values: 256 bins, a one-value filter of the other byte
+          "THISTOGRAM": {"source0": (1, 4), "source1": (1, 1), "destination0": (1, 256)}}
 # a sorted source (TMRGSORT's), by source number: ascending rows that interleave when merged
 SORTED_ROWS = (((1.5, 4.0),), ((-2.0, 3.0),))
 SORTED_INT_ROWS = (((1, 5),), ((2, 3),))
@@ -182,7 +184,7 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 if "row-index" in roles.get(name, "") and "S32" in named:
                     tdtype = "S32"
                 size = ELEMENT_BYTES.get(tdtype, 4)
-                physical = 1 if cols == 1 else 4  # a one-column tile is one column wide
+                physical = 1 if cols == 1 else max(4, cols)  # a one-column tile is one column wide
                 if is_predicate(roles.get(name, "")):  # a packed predicate (a comparison's result, a mask)
                     grid = _predicate_tile(setup, reads, index, (rows, cols, physical), is_dest)
                     tiles.append((index, "destination" if is_dest else "source", PREDICATE, rows, cols, grid))
@@ -196,6 +198,8 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 if not is_dest:
                     k = int(m.group(2)) % len(GRIDS)
                     source = FLOAT_GRIDS[k] if tdtype in FLOAT_TYPES else GRIDS[k]
+                    if "prefix filter" in roles.get(name, ""):  # the other byte's value to count: 0
+                        source = ((0,),)
                     if "sorted" in roles.get(name, ""):
                         source = (SORTED_ROWS if tdtype in FLOAT_TYPES else SORTED_INT_ROWS)[int(m.group(2)) % 2]
                     if "row-index" in roles.get(name, ""):  # row numbers of the value tile (a permutation a column)

@@ -24,6 +24,7 @@ MEMORY = re.compile(r"^_Memory\[(\d+)(?:\.\.(\d+))?\]$")
 TILE = re.compile(r"^_Tiles\[(\d+)\]\.")
 GPR_NAMES = ("zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra",
              "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3")
+WRAP = 16  # cells a line of a wider tile's row
 FLOAT_FORMATS = {"FP32": ("<I", "<f", 32), "FP64": ("<Q", "<d", 64), "FP16": ("<H", "<e", 16)}
 
 
@@ -54,6 +55,7 @@ class TileGrid:
     role: str
     data_type: str
     rows: tuple[tuple[Value, ...], ...]
+    columns: int = 0  # a wide tile's valid columns (> WRAP): its rows are shown WRAP cells a line
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,9 @@ def _tiles(s, result: Mapping) -> tuple[TileGrid, ...]:
         else:
             values = tuple(tuple(typed(str(reads.get(f"ReadTileElement({index}, {r}, {c})", "?")), dtype,
                                        _width(dtype)) for c in range(cols)) for r in range(rows))
-        out.append(TileGrid(f"T{index}", role, dtype, values))
+        if cols > WRAP:  # (THISTOGRAM's 256 bins): lines of WRAP cells, the caption says so
+            values = tuple(row[i:i + WRAP] for row in values for i in range(0, len(row), WRAP))
+        out.append(TileGrid(f"T{index}", role, dtype, values, cols if cols > WRAP else 0))
     return tuple(out)
 
 
