@@ -47,7 +47,13 @@ SHAPES = {"TTRANS": {"destination0": (4, 2)},
           "TCONCAT": {"source0": (2, 2), "source1": (2, 2), "destination0": (2, 4)},
           "TMRGSORT": {"source0": (1, 2), "source1": (1, 2), "destination0": (1, 4)},
           # a cumulative histogram of one byte of four values: 256 bins, a one-value filter of the other byte
-          "THISTOGRAM": {"source0": (1, 4), "source1": (1, 1), "destination0": (1, 256)}}
+          "THISTOGRAM": {"source0": (1, 4), "source1": (1, 1), "destination0": (1, 256)},
+          # a 3 x 3 image (one channel, stored as one row) and its four 2 x 2 windows, one a row
+          "TIMG2COL": {"source0": (1, 9), "destination0": (4, 4)}}
+IMAGE = ((1, 2, 3, 4, 5, 6, 7, 8, 9),)
+# its feature-map descriptor (ConfigureTileFeatureMapDescriptor after the tile index): NC1HWC0, one batch, depth and
+# channel group, 3 x 3 of one channel, a 2 x 2 filter, stride and dilation 1, no padding, one logical channel
+IMAGE_DESCRIPTOR = "TileFeatureMapLayout_NC1HWC0, 1, 1, 1, 3, 3, 1, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0, 1, Zeros{PTO_XLEN}, FALSE"
 # a sorted source (TMRGSORT's), by source number: ascending rows that interleave when merged
 SORTED_ROWS = (((1.5, 4.0),), ((-2.0, 3.0),))
 SORTED_INT_ROWS = (((1, 5),), ((2, 3),))
@@ -163,6 +169,7 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
     reads: list[str] = []
     dest_index = None
     floating = dtype in FLOAT_TYPES
+    location = "Matrix" if any("feature-map" in r for r in roles.values()) else "Any"  # (TIMG2COL's tiles)
     for arg in args:
         if "constant" in arg:
             arguments.append(str(arg["constant"]))
@@ -184,7 +191,7 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 if "row-index" in roles.get(name, "") and "S32" in named:
                     tdtype = "S32"
                 size = ELEMENT_BYTES.get(tdtype, 4)
-                physical = 1 if cols == 1 else max(4, cols)  # a one-column tile is one column wide
+                physical = 1 if cols == 1 else max(4, 1 << (cols - 1).bit_length())  # (one column: one wide)
                 if is_predicate(roles.get(name, "")):  # a packed predicate (a comparison's result, a mask)
                     grid = _predicate_tile(setup, reads, index, (rows, cols, physical), is_dest)
                     tiles.append((index, "destination" if is_dest else "source", PREDICATE, rows, cols, grid))
@@ -193,11 +200,13 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                     continue
                 setup.append(f"ConfigureTile({index}, {max(128, TILE_ROWS * physical * size)}, {TILE_ROWS}, {physical}, "
                              f"{rows}, {cols}, "
-                             f"TileDataType_{tdtype}, TileLayout_RowMajor, TileLocation_Any);")
+                             f"TileDataType_{tdtype}, TileLayout_RowMajor, TileLocation_{location});")
                 grid = None
                 if not is_dest:
                     k = int(m.group(2)) % len(GRIDS)
                     source = FLOAT_GRIDS[k] if tdtype in FLOAT_TYPES else GRIDS[k]
+                    if "feature-map" in roles.get(name, ""):
+                        source = IMAGE
                     if "prefix filter" in roles.get(name, ""):  # the other byte's value to count: 0
                         source = ((0,),)
                     if "sorted" in roles.get(name, ""):
@@ -213,6 +222,8 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                 else:
                     dest_index = dest_index or index
                     reads += [f"ReadTileElement({index}, {r}, {c})" for r in range(rows) for c in range(cols)]
+                if "feature-map" in roles.get(name, "") and not is_dest:
+                    setup.append(f"ConfigureTileFeatureMapDescriptor({index}, {IMAGE_DESCRIPTOR});")
                 tiles.append((index, "destination" if is_dest else "source", tdtype, rows, cols, grid))
                 operands.append(Operand(f"T{index}", "tile", f"_Tiles[{index}]", "", tdtype))
             arguments.append(str(indices[name]))
