@@ -48,11 +48,11 @@ def _compose(unit: Unit, record: Mapping, dtype: str, code: int, acc: str, varia
         return None
     roles = {str(o.get("field")): str(o.get("role", "")) for o in record.get("operands") or ()
              if isinstance(o, Mapping)}
-    kinds = [ROLE_KIND.get(roles.get(str(a.get("operand", "")), "")) for a in record.get("arguments") or ()
-             if isinstance(a, Mapping)]
+    named = [roles.get(str(a.get("operand", "")), "") for a in record.get("arguments") or () if isinstance(a, Mapping)]
+    kinds = [ROLE_KIND.get(role) for role in named]
     if None in kinds or kinds.count("left") != 1 or kinds.count("right") != 1 or kinds.count("destination") != 1:
         return None
-    vector = any(roles.get(str(a.get("operand")), "") == "left-vector" for a in record["arguments"])
+    vector = "left-vector" in named
     m, k, n = (1 if vector else 2), 2, 2
     setup = [f"InstallBundleOperationDescriptor(BundleOperationDescriptor {{ valid = TRUE, "
              f"form_identity = Zeros{{7}}, operation_class = BundleOperation_TileMatrix, selector_valid = TRUE, "

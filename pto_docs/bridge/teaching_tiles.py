@@ -258,8 +258,8 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
         return None
     if unit.mnemonic in ("TSTORE", "MSCATTER", "MSCATTER_MASK"):
         reads = [f"ReadMemoryByte({word(MEMORY_BASE + i)})" for i in range(16)]
-    # no tile operand at all (TPREFETCH: an address and a shape): nothing the model keeps is written, a hint
-    hint = not indices
+    # a prefetch (no tile operand at all: an address and a shape): nothing the model keeps is written, a hint
+    hint = not indices and "PREFETCH" in handler.upper()
     return Scenario(unit.id, unit.mnemonic or "", "tile", _command_line(unit, dtype), tuple(setup),
                     {"call": handler, "arguments": arguments}, tuple(reads), tuple(operands), data_type=dtype,
                     variant=variant, tiles=tuple(tiles), hint=hint)
