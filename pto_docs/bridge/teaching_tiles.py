@@ -213,7 +213,9 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
                         source = (SORTED_ROWS if tdtype in FLOAT_TYPES else SORTED_INT_ROWS)[int(m.group(2)) % 2]
                     if "row-index" in roles.get(name, ""):  # row numbers of the value tile (a permutation a column)
                         source = ROW_INDICES
-                    grid = tuple(tuple(source[r][c] for c in range(cols)) for r in range(rows))
+                    # (repeated to the tile's shape: a tree's roles may ask for a special grid on any shape)
+                    grid = tuple(tuple(source[r % len(source)][c % len(source[r % len(source)])] for c in range(cols))
+                                 for r in range(rows))
                     for r in range(rows):
                         for c in range(cols):
                             v = grid[r][c]

@@ -1,4 +1,4 @@
-"""The matrix (CUBE) teaching scenarios: composed from a handler record's roles, and nothing from a malformed one
+"""The matrix (CUBE) and special-grid tile teaching scenarios: composed from a handler record's roles, nothing or a safe grid from a malformed one
 (a tree's record is data: a stray element, a selector out of range, a role it does not know)."""
 
 from __future__ import annotations
@@ -42,3 +42,17 @@ def test_a_malformed_matrix_record_gives_no_scenario(change):
 def test_stray_argument_elements_are_ignored_not_a_crash():
     record = {**RECORD, "arguments": RECORD["arguments"] + [5, "x", None]}
     assert matrix_scenarios(UNIT, record)[0].instruction["arguments"] == ["1", "2", "3", "4"]
+
+
+@pytest.mark.parametrize("role", ["persistent sorted Local left source", "Local Matrix feature-map source",
+                                  "U8 prefix filter", "S32 row-index source", "packed predicate mask"])
+def test_a_special_source_role_on_an_ordinary_shape_composes(role):
+    """A tree may give any operation a role the special grids answer (sorted, feature-map, prefix filter ...): its
+    2 x 4 tile repeats the grid instead of raising IndexError."""
+    from pto_docs.bridge.teaching_tiles import tile_scenarios
+    record = {"semantic_handler": "TFOO", "arguments": [{"operand": "destination0"}, {"operand": "source0"}],
+              "operands": [{"field": "destination0", "role": "destination"}, {"field": "source0", "role": role}]}
+    unit = SimpleNamespace(id="PTO-TILE-TFOO", mnemonic="TFOO", catalog_records=[record], record={})
+    found = tile_scenarios(None, None, unit)
+    assert found and all(len(t[5]) == 2 and all(len(row) == 4 for row in t[5]) for t in found[0].tiles
+                         if t[1] == "source")
