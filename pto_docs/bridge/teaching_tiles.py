@@ -6,6 +6,12 @@ The handler's arguments come from the record's ``arguments``: ``{"constant": ...
 of memory holding recognisable bytes, a flag FALSE, a natural offset 0, a comparison the first of its kind, a
 numeric control round-to-nearest-even without saturation. Shapes follow the role prose: a ``one-row`` source is
 1 x 4, a ``one-column`` source 2 x 1; a row reduction writes 2 x 1, a column reduction 1 x 4.
+
+Roles that need data of their own get it: a predicate or mask operand is a predicate tile (a source mask
+1 0 1 1 / 0 1 0 0, a destination read bit by bit), a row-index source holds row numbers of the value tile, a
+sorted source ascending rows, a prefix filter the byte 0, a feature-map source a 3 x 3 image with its descriptor.
+The CUBE matrix operations are composed by ``teaching_matrix``; a tile memory operation is retried inside a
+selected tile memory operation of its data type; a prefetch that completes is its own example (``Scenario.hint``).
 """
 
 from __future__ import annotations
