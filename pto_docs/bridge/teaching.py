@@ -83,6 +83,7 @@ class Scenario:
     variant: int = 0
     tiles: tuple = field(default=())  # (index, role, data type, rows, cols, grid) of each tile it sets up
     in_bundle: bool = False  # run inside a block body (BUNDLE_PRELUDE)
+    hint: bool = False  # an operation with no architectural result (a prefetch): a run with no change is its example
 
     def case(self) -> dict:
         case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),

@@ -85,8 +85,13 @@ def shown_change(change, result: Mapping) -> bool:
     return not is_bookkeeping(name)
 
 
+def completed(result: Mapping) -> bool:
+    """The scenario ran to its end and raised no fault."""
+    return result.get("status") == "ok" and result.get("fault") in (None, "Fault_None")
+
+
 def visible(result: Mapping) -> bool:
-    if result.get("status") != "ok" or result.get("fault") not in (None, "Fault_None"):
+    if not completed(result):
         return False
     return any(shown_change(c, result) for c in result.get("changed", ()))
 
@@ -96,7 +101,8 @@ def code_digest() -> str:
     from ..model.frozen import code_digest as digest
     package = Path(__file__).parent.parent
     return digest(sorted((package / "asl").glob("*.py"))
-                  + [package / "bridge" / name for name in ("teaching.py", "teaching_tiles.py", "teaching_run.py",
+                  + [package / "bridge" / name for name in ("teaching.py", "teaching_tiles.py", "teaching_matrix.py",
+                                                            "teaching_run.py",
                                                             "exec_model.py", "avs.py")]
                   + sorted((package / "isa").rglob("*.py")))
 
@@ -208,6 +214,9 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
             if visible(result):
                 from .teaching_check import disagreement
                 taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
+                break
+            if scenario.hint and completed(result):  # a prefetch completed: that it changes nothing is its example
+                taught[unit.id] = Taught(scenario, result, tried)
                 break
             last = last or _why(result)  # the first scenario's reason: the later ones are retries
             if faulting is None and own_fault(result):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..bridge.exec_model import FLAG_NAMES
 from ..bridge.teaching_run import is_bookkeeping, shown_change
+from ..bridge.teaching_tiles import PREDICATE
 
 __all__ = ["shown_change", "teaching_view", "teaching_views", "typed"]
 
@@ -23,6 +24,7 @@ MEMORY = re.compile(r"^_Memory\[(\d+)(?:\.\.(\d+))?\]$")
 TILE = re.compile(r"^_Tiles\[(\d+)\]\.")
 GPR_NAMES = ("zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra",
              "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3")
+WRAP = 16  # cells a line of a wider tile's row
 FLOAT_FORMATS = {"FP32": ("<I", "<f", 32), "FP64": ("<Q", "<d", 64), "FP16": ("<H", "<e", 16)}
 
 
@@ -53,6 +55,7 @@ class TileGrid:
     role: str
     data_type: str
     rows: tuple[tuple[Value, ...], ...]
+    columns: int = 0  # a wide tile's valid columns (> WRAP): its rows are shown WRAP cells a line
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ class TeachingView:
     caption_outputs: str
     digest: str
     fallbacks: tuple[str, ...] = ()  # ieee hooks the model ran as pto-v0 (the result's profile_fallbacks)
+    hint: bool = False  # a prefetch: it completed and changed nothing (the caption says so)
 
 
 def _int(text: str) -> int | None:
@@ -169,7 +173,7 @@ def teaching_view(taught) -> TeachingView:
     return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle,
                         getattr(taught, "alias_of", ""), _fault(result), operands,
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")),
-                        _fallbacks(result))
+                        _fallbacks(result), bool(getattr(s, "hint", False)))
 
 
 def _fallbacks(result: Mapping) -> tuple[str, ...]:
@@ -203,13 +207,27 @@ def _tiles(s, result: Mapping) -> tuple[TileGrid, ...]:
     out: list[TileGrid] = []
     reads = result.get("read") or {}
     for index, role, dtype, rows, cols, grid in sorted(s.tiles, key=lambda t: t[1] != "source"):  # inputs first
-        if role == "source" and grid is not None:
+        if dtype == PREDICATE:  # one bit an element: 1 or 0 (a destination read bit by bit)
+            bits = grid if role == "source" and grid is not None else tuple(
+                tuple(reads.get(f"ReadTilePredicateBit({index}, {r}, {c})") for c in range(cols)) for r in range(rows))
+            values = tuple(tuple(_bit(b) for b in row) for row in bits)
+        elif role == "source" and grid is not None:
             values = tuple(tuple(_tile_value(v, dtype) for v in row) for row in grid)
         else:
             values = tuple(tuple(typed(str(reads.get(f"ReadTileElement({index}, {r}, {c})", "?")), dtype,
                                        _width(dtype)) for c in range(cols)) for r in range(rows))
-        out.append(TileGrid(f"T{index}", role, dtype, values))
+        if cols > WRAP:  # (THISTOGRAM's 256 bins): lines of WRAP cells, the caption says so
+            values = tuple(row[i:i + WRAP] for row in values for i in range(0, len(row), WRAP))
+        out.append(TileGrid(f"T{index}", role, dtype, values, cols if cols > WRAP else 0))
     return tuple(out)
+
+
+def _bit(value) -> Value:
+    if value in (True, "TRUE"):
+        return Value("1", "TRUE")
+    if value in (False, "FALSE"):
+        return Value("0", "FALSE")
+    return Value("?", str(value))
 
 
 def _width(dtype: str) -> int:

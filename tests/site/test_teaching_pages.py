@@ -54,3 +54,9 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
     assert ("<code>fadd.fs a0, a1, -&gt;a4</code> with <code>a0 = 1.5, a1 = 2.25</code> gives <code>a4 = 3.75</code>."
             in en["FADD"])
     assert "AslCompileError" not in "".join(en.values())
+    # a matrix product a reader checks (FP16 inputs, FP32 result), a comparison's predicate, a prefetch's hint
+    cells = re.findall(r'<td class="pto-cell pto-cell--valid" title="[^"]*">([^<]*)</td>', en["TMATMUL"])
+    assert cells[-4:] == ["5.0", "-7.25", "-2.5", "12.125"] and "<code>FP16</code>" in en["TMATMUL"]
+    assert "data type <code>predicate</code>" in en["TCMP"]
+    assert "changed no architectural state: a prefetch is a hint" in en["TPREFETCH"]
+    assert "预取只是提示" in _sections(real_site, "zh-CN")["TPREFETCH"]
