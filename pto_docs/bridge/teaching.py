@@ -250,6 +250,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     fp = _fp_type(syn, fields)
     result = _result_type(syn, fields, fp)
     setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
+    if mode == ZERO_SOURCE:  # the zero register is an operand too (its 0 is the point of the example)
+        operands.insert(0, Operand("zero", "source", "_PEGPRs[0][0]", "0"))
     condition = "+".join(c for c in ("reserved" if form.get("status") == RESERVED else "",
                                      "zero_source" if mode == ZERO_SOURCE else "") if c)
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
