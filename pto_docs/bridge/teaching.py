@@ -162,7 +162,8 @@ def _widths(form: Mapping) -> dict[str, int]:
 
 def _steps(form: Mapping) -> dict[str, int]:
     """The step of each field's values: 8 for an offset whose encoding starts at value bit 3 (FENTRY's uimm)."""
-    return {f["name"]: 1 << min((p[1] for p in f["pieces"]), default=0) for f in form_fields(form)}
+    # (capped: a hostile value_lsb of 10**12 must not make a 10**12-bit number; no field is wider than 64 bits)
+    return {f["name"]: 1 << min(64, min((p[1] for p in f["pieces"]), default=0)) for f in form_fields(form)}
 
 
 def _aligned(value: int, step: int, width: int, signed: bool) -> int:

@@ -271,3 +271,10 @@ def test_the_view_names_a_fault_s_condition_and_a_hint_s_missing_effect():
     assert teaching_view(quiet).quiet and not teaching_view(quiet).changes
     hostile = dataclasses.replace(s, condition="<script>+zero_source")  # only the known codes are shown
     assert teaching_view(teaching_run.Taught(hostile, faulted.result, 0)).conditions == ("zero_source",)
+
+
+def test_a_hostile_value_lsb_makes_no_huge_number():
+    from pto_docs.bridge.teaching import _steps
+    form = {"fields": [{"name": "imm", "width": 12, "pieces": [
+        {"instruction_lsb": 20, "value_lsb": 10**12, "width": 12}]}]}
+    assert _steps(form) == {"imm": 1 << 64}
