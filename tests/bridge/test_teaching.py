@@ -278,3 +278,17 @@ def test_a_hostile_value_lsb_makes_no_huge_number():
     form = {"fields": [{"name": "imm", "width": 12, "pieces": [
         {"instruction_lsb": 20, "value_lsb": 10**12, "width": 12}]}]}
     assert _steps(form) == {"imm": 1 << 64}
+
+
+def test_scenarios_are_composed_as_the_runner_asks_for_them(catalog, monkeypatch):
+    from pto_docs.isa.assembler import Assembler
+    composed = []
+    real = teaching._compose
+    monkeypatch.setattr(teaching, "_compose", lambda *a, **k: composed.append(a[4]) or real(*a, **k))
+    found = teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-SCALAR-SWI"])
+    assert found and composed == [0]  # the first value set only: the runner stops at an example with an effect
+    first = next(iter(found))
+    assert composed == [0] and found[0] is first
+    everything = list(found)
+    assert len(found) == len(everything) > 3 * len(teaching.BUNDLE_PRELUDES) and found[-1] is everything[-1]
+    assert len(composed) > 3  # the fallbacks too, once asked for
