@@ -8,8 +8,11 @@ written inside ``[...]`` an aligned address (0x200) of memory holding recognisab
 line is assembled and must decode back to the same unit. For a tile operation the scenario calls the semantic
 handler its catalog record names, with small tiles of a few elements of a named data type.
 
-Each unit gets a few :class:`Scenario` variants (other values, other data types); the runner
-(``teaching_run``) runs them in order on the spec's ASL model and keeps the first with a visible effect.
+Each unit gets a few :class:`Scenario` variants (other values, other data types), then fallbacks (every immediate
+0, the zero register as first source), then all of them inside each kind of block body (:data:`BUNDLE_PRELUDES`:
+standard, conditional, system, a header, ring 2, a saved trap context); a scenario's ``condition`` names what set it
+apart, for the page to say why a fault example faulted. The runner (``teaching_run``) runs them in order on the
+spec's ASL model and keeps the first with a visible effect; :class:`Scenarios` composes them as it asks.
 This module only composes: it runs nothing.
 """
 
