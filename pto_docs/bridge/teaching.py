@@ -8,8 +8,11 @@ written inside ``[...]`` an aligned address (0x200) of memory holding recognisab
 line is assembled and must decode back to the same unit. For a tile operation the scenario calls the semantic
 handler its catalog record names, with small tiles of a few elements of a named data type.
 
-Each unit gets a few :class:`Scenario` variants (other values, other data types); the runner
-(``teaching_run``) runs them in order on the spec's ASL model and keeps the first with a visible effect.
+Each unit gets a few :class:`Scenario` variants (other values, other data types), then fallbacks (every immediate
+0, the zero register as first source), then all of them inside each kind of block body (:data:`BUNDLE_PRELUDES`:
+standard, conditional, system, a header, ring 2, a saved trap context); a scenario's ``condition`` names what set it
+apart, for the page to say why a fault example faulted. The runner (``teaching_run``) runs them in order on the
+spec's ASL model and keeps the first with a visible effect; :class:`Scenarios` composes them as it asks.
 This module only composes: it runs nothing.
 """
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import struct
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..isa.assembler import AsmError, Assembler
@@ -50,7 +53,20 @@ def _bundle(kind: str, transfer: str, body: bool) -> tuple[str, ...]:
 
 
 BUNDLE_PRELUDES = (_bundle("Standard", "Fallthrough", True), _bundle("Standard", "Conditional", True),
-                   _bundle("System", "Fallthrough", True), _bundle("Standard", "Fallthrough", False))
+                   _bundle("System", "Fallthrough", True), _bundle("Standard", "Fallthrough", False),
+                   # a system block's body entered from access-control ring 2 (ACRC's service request to ring 1)
+                   _bundle("System", "Fallthrough", True) + ("SetCurrentACR(2);",),
+                   # a system block's body with a saved trap context of ring 0 to return to (ACRE recovers it)
+                   ("SetCurrentACR(0);", "WriteTPC(Zeros{PTO_XLEN} + 0x240);", "SaveTrapContext(0, 0);",
+                    "ClearFault();") + _bundle("System", "Fallthrough", True)[1:])
+# what a prelude says of the state the example starts in, when it is more than "in a block body": the code of the
+# condition a fault example names (labels teaching.conditions.*)
+PRELUDE_CONDITIONS = ("", "", "", "", "ring_2", "saved_context")
+RESERVED = "reserved-in-pto"  # a form's status: the encoding is reserved, every use raises Illegal Instruction
+# the fallback value sets tried after the ordinary ones: every free immediate 0 (encoded zero is an assigned value:
+# SSRGET 0 reads the first system register, where 12, 5 and 2 are unknown addresses), and the first source register
+# the zero register (ASSERT's purpose is the fault it raises on a zero value)
+ZERO_IMMEDIATES, ZERO_SOURCE = "zero-immediates", "zero-source"
 BUNDLE_PRELUDE = BUNDLE_PRELUDES[0]
 TILE_TYPES = ("S32", "FP32", "S16", "FP16", "U8", "U32")
 TILE_SHAPE = (2, 4)  # valid rows x columns of every tile a scenario makes
@@ -84,6 +100,7 @@ class Scenario:
     tiles: tuple = field(default=())  # (index, role, data type, rows, cols, grid) of each tile it sets up
     in_bundle: bool = False  # run inside a block body (BUNDLE_PRELUDE)
     hint: bool = False  # an operation with no architectural result (a prefetch): a run with no change is its example
+    condition: str = ""  # what sets the example apart, the codes of its fault's condition ("zero_source+ring_2")
 
     def case(self) -> dict:
         case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
@@ -147,30 +164,107 @@ def _widths(form: Mapping) -> dict[str, int]:
     return {f["name"]: f["width"] or sum(p[2] for p in f["pieces"]) for f in form_fields(form)}
 
 
-def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> list[Scenario]:
-    """Scenarios of a scalar or block instruction: per usable syntax of its forms, ``variants`` value sets."""
+def _steps(form: Mapping) -> dict[str, int]:
+    """The step of each field's values: 8 for an offset whose encoding starts at value bit 3 (FENTRY's uimm)."""
+    # (capped: a hostile value_lsb of 10**12 must not make a 10**12-bit number; no field is wider than 64 bits)
+    return {f["name"]: 1 << min(64, min((p[1] for p in f["pieces"]), default=0)) for f in form_fields(form)}
+
+
+def _aligned(value: int, step: int, width: int, signed: bool) -> int:
+    """``value`` (an encoded field value) rounded away from zero to a multiple of ``step``, kept in range."""
+    if step <= 1:
+        return value
+    if signed and value >> (width - 1) & 1:
+        value -= 1 << width
+    rounded = -(-abs(value) // step) * step * (1 if value >= 0 else -1)
+    limit = (1 << (width - 1 if signed else width)) - 1
+    while abs(rounded) > limit:
+        rounded -= step if rounded > 0 else -step
+    return rounded & ((1 << width) - 1)
+
+
+class Scenarios(Sequence):
+    """A unit's scenarios in the order they are tried, composed as they are asked for: the runner stops at the first
+    with a visible effect, so most instructions never compose their fallbacks or block-body retries (on 0.58.3 the
+    full lists hold about 15,000 scenarios). Indexing from the end, slicing or ``len`` composes them all."""
+
+    def __init__(self, parts: Iterator[Scenario]):
+        self._done: list[Scenario] = []
+        self._rest: Iterator[Scenario] | None = parts
+
+    def _upto(self, index: int | None) -> None:
+        while self._rest is not None and (index is None or len(self._done) <= index):
+            try:
+                self._done.append(next(self._rest))
+            except StopIteration:
+                self._rest = None
+
+    def __iter__(self) -> Iterator[Scenario]:
+        i = 0
+        while True:
+            self._upto(i)
+            if i >= len(self._done):
+                return
+            yield self._done[i]
+            i += 1
+
+    def __getitem__(self, index):
+        self._upto(index if isinstance(index, int) and index >= 0 else None)
+        return self._done[index]
+
+    def __len__(self) -> int:
+        self._upto(None)
+        return len(self._done)
+
+    def __bool__(self) -> bool:
+        self._upto(0)
+        return bool(self._done)
+
+
+def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Scenarios:
+    """Scenarios of a scalar or block instruction: per usable syntax of its forms, ``variants`` value sets and the
+    fallbacks, then all of them again inside each kind of block body (composed as the runner asks for them)."""
+    return Scenarios(_scalar_scenarios(assembler, unit, variants))
+
+
+def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
     out: list[Scenario] = []
     for form in unit.catalog_records:
         if not (isinstance(form, Mapping) and "encoding" in form):
             continue
+        shape = _widths(form), _steps(form)  # (once per form: every value set of every syntax reads them)
         for syn in assembler.syntax_of(unit, form):
             if syn.problem:
                 continue
+            made: list[Scenario] = []
             for variant in range(variants):
-                made = _compose(assembler, unit, form, syn, variant)
-                if made is not None:
-                    out.append(made)
+                found = _compose(assembler, unit, form, syn, variant, shape=shape)
+                if found is not None:
+                    made.append(found)
+                    yield found
+            for n, mode in enumerate((ZERO_IMMEDIATES, ZERO_SOURCE)):
+                fallback = _compose(assembler, unit, form, syn, 0, mode, shape)
+                if fallback is not None and fallback.asm not in {m.asm for m in made}:
+                    made.append(dataclasses.replace(fallback, variant=variants + n))
+                    yield made[-1]
+            out += made
     # the same again inside a block body, for an instruction that faults outside one (SETC.*, B.* ...)
-    return out + [dataclasses.replace(s, setup=prelude + s.setup, variant=s.variant + variants * (i + 1),
-                                      in_bundle=True) for i, prelude in enumerate(BUNDLE_PRELUDES) for s in out]
+    stride = variants + 2
+    for i, prelude in enumerate(BUNDLE_PRELUDES):
+        for s in out:
+            yield dataclasses.replace(s, setup=prelude + s.setup, variant=s.variant + stride * (i + 1), in_bundle=True,
+                                      condition="+".join(c for c in (s.condition, PRELUDE_CONDITIONS[i]) if c))
 
 
-def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int) -> Scenario | None:
-    widths = _widths(form)
+def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int,
+             mode: str = "", shape: tuple[dict, dict] | None = None) -> Scenario | None:
+    widths, steps = shape or (_widths(form), _steps(form))
     values: dict[str, int] = dict.fromkeys(widths, 0)
+    chosen: dict[str, list] = {}  # the values a one-of constraint allows a field (ACRE's rra_type: 0 or 1)
     for c in form.get("constraints") or ():
         if isinstance(c, Mapping) and c.get("operator") == "one-of" and c.get("values"):
             values[c["field"]] = list(c["values"])[min(variant, len(c["values"]) - 1)]
+            chosen[c["field"]] = list(c["values"])
     values.update(syn.fixed)
     if syn.suffix_kind == "type":
         values["SrcType"] = 1  # .fs: FP32
@@ -193,7 +287,13 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
             continue
         if not isinstance(slot, Slot):
             continue
-        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs)
+        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode)
+    if mode and not _changed_by(mode, syn, chosen):
+        return None
+    for name, step in steps.items():
+        if step > 1 and name in values and name not in chosen and isinstance(values[name], int):
+            signed = any(isinstance(sl, Slot) and sl.field == name and sl.signed for sl in _flat(syn.slots))
+            values[name] = _aligned(values[name], step, widths[name], signed)
     try:
         text = assembler.render(syn, values)
         done = assembler.assemble(text)
@@ -206,15 +306,30 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     fp = _fp_type(syn, fields)
     result = _result_type(syn, fields, fp)
     setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
+    if mode == ZERO_SOURCE:  # the zero register is an operand too (its 0 is the point of the example)
+        operands.insert(0, Operand("zero", "source", "_PEGPRs[0][0]", "0"))
+    condition = "+".join(c for c in ("reserved" if form.get("status") == RESERVED else "",
+                                     "zero_source" if mode == ZERO_SOURCE else "") if c)
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
-                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result)
+                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition)
+
+
+def _changed_by(mode: str, syn: Syntax, chosen) -> bool:
+    """Whether a fallback value set changes anything of this syntax (a free immediate, a plain source register)."""
+    slots = list(_flat(syn.slots))
+    if mode == ZERO_IMMEDIATES:
+        return any(s.kind == "imm" and not s.in_memory for s in slots)
+    return any(s.kind == "reg" and not s.in_memory for s in slots)
 
 
 def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, in_memory: bool,
-          memory_regs: dict[int, str]) -> None:
+          memory_regs: dict[int, str], chosen: Mapping[str, list] | None = None, mode: str = "") -> None:
+    chosen = chosen or {}
     kind = slot.kind
     if kind == "reg":
         reg = next(sources)
+        if mode == ZERO_SOURCE and not (in_memory or slot.in_memory) and reg == SOURCE_REGS[0]:
+            reg = 0  # the zero register: the first source reads 0
         values[slot.field] = reg
         if in_memory or slot.in_memory:  # the first is the base; a second register is an index
             memory_regs[reg] = "index" if memory_regs else "base"
@@ -224,20 +339,26 @@ def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, 
             values[slot.shift] = 0
     elif kind == "dest":
         values[slot.field] = next(dests)
+    elif kind == "imm" and slot.field in widths and slot.field in chosen:  # the usual value where it is allowed
+        want = 0 - slot.bias if mode == ZERO_IMMEDIATES else _imm_value(slot, widths[slot.field], variant)
+        if want in chosen[slot.field]:
+            values[slot.field] = want
     elif kind == "imm" and slot.field in widths:
         if in_memory or slot.in_memory:  # an offset: small, positive, aligned for every access size
             values[slot.field] = min((1, 8)[variant % 2], (1 << widths[slot.field]) - 1) - slot.bias
         else:
-            values[slot.field] = _imm_value(slot, widths[slot.field], variant)
+            values[slot.field] = 0 - slot.bias if mode == ZERO_IMMEDIATES and slot.bias <= 0 \
+                else _imm_value(slot, widths[slot.field], variant)
     elif kind in ("enum", "named") and slot.names:
         names = sorted(set(slot.names.values()))
         values[slot.field] = names[min(variant, len(names) - 1)]
         values.update(slot.sets)
     elif kind == "range":
-        values[slot.modifier], values[slot.field] = 2, 3
+        # a0 ~ a1; the third value set ra ~ s0 (FRET.STK's range starts at ra)
+        values[slot.modifier], values[slot.field] = (10, 11) if variant % 3 == 2 else (2, 3)
     elif kind == "group-record":
         for part in slot.parts:
-            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs)
+            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode)
 
 
 def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,

@@ -54,12 +54,32 @@ SETUP_FAULTS = frozenset({"Fault_None", "Fault_BundleControl", "Fault_IllegalIns
                           "Fault_DataPage", "Fault_InstructionPage", "Fault_TileLegality"})
 
 
-def own_fault(result: Mapping) -> bool:
-    """The scenario ran and raised a fault that is the instruction's own doing (EBREAK's Fault_SoftwareBreakpoint):
-    a fault example, for an instruction with no example that completes."""
+def own_fault(result: Mapping, reserved: bool = False) -> bool:
+    """The scenario ran and raised a fault that is the instruction's own doing (EBREAK's Fault_SoftwareBreakpoint,
+    Illegal Instruction of an encoding reserved in PTO: ``reserved``): a fault example, for an instruction with no
+    example that completes."""
     fault = result.get("fault")
     return result.get("status") == "ok" and isinstance(fault, str) and fault.startswith("Fault_") \
-        and fault not in SETUP_FAULTS
+        and (fault not in SETUP_FAULTS or reserved and fault == "Fault_IllegalInstruction")
+
+
+HINT = re.compile(r"\bhint\b", re.IGNORECASE)
+
+
+def is_hint(unit) -> bool:
+    """The instruction says it is a hint (PRF: "issues a non-binding ... prefetch hint with no destination effect"):
+    an example that completes with no architectural effect is its honest example. Any other instruction's example
+    must show an effect (or its own fault)."""
+    if unit.surface == "tile":
+        return False
+    texts = [unit.record.get("summary")] + [r.get("semantic_summary") for r in unit.catalog_records
+                                            if isinstance(r, Mapping)]
+    return any(isinstance(t, str) and HINT.search(t) for t in texts)
+
+
+def reserved(scenario: Scenario) -> bool:
+    """The scenario's encoding is reserved in PTO (its condition says so)."""
+    return "reserved" in scenario.condition.split("+")
 
 
 def is_bookkeeping(name: str) -> bool:
@@ -192,6 +212,7 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
             continue
         last = ""
         faulting = None  # the first scenario that raised the instruction's own fault (a fault example)
+        quiet = None  # the first that completed without a fault and changed no architectural state (a hint)
         in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
         runs = 0
         for tried, scenario in enumerate(found):
@@ -219,11 +240,15 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
                 taught[unit.id] = Taught(scenario, result, tried)
                 break
             last = last or _why(result)  # the first scenario's reason: the later ones are retries
-            if faulting is None and own_fault(result):
+            if faulting is None and own_fault(result, reserved(scenario)):
                 faulting = Taught(scenario, result, tried)
+            if quiet is None and completed(result):
+                quiet = Taught(scenario, result, tried)
             in_block = in_block or result.get("fault") == "Fault_BundleControl"
         if unit.id not in taught and faulting is not None:
             taught[unit.id] = faulting
+        elif unit.id not in taught and quiet is not None and is_hint(unit):
+            taught[unit.id] = quiet  # no effect to show (PRF): the page says so
         elif unit.id not in taught:
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
     _borrow_for_aliases(catalog, taught, untaught)

@@ -78,6 +78,8 @@ class TeachingView:
     digest: str
     fallbacks: tuple[str, ...] = ()  # ieee hooks the model ran as pto-v0 (the result's profile_fallbacks)
     hint: bool = False  # a prefetch: it completed and changed nothing (the caption says so)
+    conditions: tuple[str, ...] = ()  # what set a fault example apart (labels teaching.conditions.*)
+    quiet: bool = False  # it completed without a fault and changed no architectural state (a prefetch hint)
 
 
 def _int(text: str) -> int | None:
@@ -173,7 +175,15 @@ def teaching_view(taught) -> TeachingView:
     return TeachingView(s.asm, decoded.get("word"), s.surface, call, s.data_type, s.in_bundle,
                         getattr(taught, "alias_of", ""), _fault(result), operands,
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")),
-                        _fallbacks(result), bool(getattr(s, "hint", False)))
+                        _fallbacks(result), bool(getattr(s, "hint", False)), _conditions(getattr(s, "condition", "")),
+                        not changes and not _fault(result) and s.surface != "tile")
+
+
+CONDITIONS = ("reserved", "zero_source", "ring_2", "saved_context")
+
+
+def _conditions(text: str) -> tuple[str, ...]:
+    return tuple(c for c in str(text).split("+") if c in CONDITIONS)
 
 
 def _fallbacks(result: Mapping) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ executor. Fixtures are the repository's catalog/ tree (its toy ASL model) and ma
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import struct
 
@@ -210,3 +211,84 @@ def test_the_model_text_of_hostile_units_is_linear():
         assert time.perf_counter() - start < 2.0
     assert teaching_run.model_text('a /* open\nb "c') == teaching_run.model_text('a /* open\nb "d')  # (all comment)
     assert teaching_run.model_text('x "open // c\ny') != teaching_run.model_text('x "open // d\ny')
+
+
+# -- the fallbacks of issue 32's last missing examples (SSRGET, ACRC, ASSERT, FENTRY, PRF, ERCOV ...) ----------
+def test_an_immediate_a_one_of_constraint_lists_keeps_to_the_list():
+    values, widths = {"RRA_Type": 0, "SSRID": 0}, {"RRA_Type": 4, "SSRID": 5}
+    chosen = {"RRA_Type": [0, 1], "SSRID": [0, 1, 12, 16]}  # ACRE's rra_type: 0 or 1; the usual 12 where allowed
+    for slot in (Slot("imm", "RRA_Type"), Slot("imm", "SSRID")):
+        _fill(slot, values, widths, iter(teaching.SOURCE_REGS), iter(teaching.DEST_REGS), 0, False, {}, chosen)
+    assert values == {"RRA_Type": 0, "SSRID": 12}
+
+
+def test_an_immediate_encoded_from_value_bit_3_is_a_multiple_of_8():
+    from pto_docs.bridge.teaching import _aligned, _steps
+    form = {"fields": [{"name": "uimm", "width": 15, "pieces": [
+        {"instruction_lsb": 25, "value_lsb": 3, "width": 7}, {"instruction_lsb": 7, "value_lsb": 10, "width": 5}]}]}
+    assert _steps(form) == {"uimm": 8}  # FENTRY's frame size
+    assert _aligned(12, 8, 15, False) == 16 and _aligned(5, 8, 15, False) == 8 and _aligned(16, 8, 15, False) == 16
+    assert _aligned((-12) & 0xFFF, 8, 12, True) == (-16) & 0xFFF  # away from zero, sign kept
+    assert _aligned(0x7FF, 8, 12, True) == 0x7F8  # never out of range
+    assert _aligned(3, 1, 5, False) == 3
+
+
+def test_fallback_scenarios_zero_source_and_ring_2_come_after_the_usual_ones(catalog):
+    from pto_docs.isa.assembler import Assembler
+    found = teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-SCALAR-SWI"])
+    plain = [s for s in found if not s.in_bundle]
+    zero = [s for s in plain if "zero_source" in s.condition.split("+")]
+    assert zero and all(" zero" in s.asm for s in zero) and plain.index(zero[0]) >= 3  # after the 3 value sets
+    assert not any("zero_source" in s.condition for s in plain[:3])
+    ring_2 = [s for s in found if "ring_2" in s.condition.split("+")]
+    assert ring_2 and all(s.in_bundle and "SetCurrentACR(2);" in s.setup for s in ring_2)
+    assert found.index(ring_2[0]) > max(found.index(s) for s in plain)
+
+
+def test_only_a_hint_may_show_an_example_without_effect(catalog):
+    from types import SimpleNamespace
+    hint = SimpleNamespace(surface="scalar", record={"summary": "PRF issues a non-binding prefetch hint."},
+                           catalog_records=[])
+    assert teaching_run.is_hint(hint)
+    assert not teaching_run.is_hint(catalog.units["PTO-BLOCK-L-BSTOP"])  # completes with no effect: not taught
+    assert not teaching_run.is_hint(SimpleNamespace(surface="tile", record=hint.record, catalog_records=[]))
+
+
+def test_a_fault_of_a_reserved_encoding_is_its_own():
+    result = {"status": "ok", "fault": "Fault_IllegalInstruction"}
+    assert not teaching_run.own_fault(result) and teaching_run.own_fault(result, reserved=True)
+    assert not teaching_run.own_fault({"status": "ok", "fault": "Fault_DataPage"}, reserved=True)
+
+
+def test_the_view_names_a_fault_s_condition_and_a_hint_s_missing_effect():
+    from pto_docs.render.state_view import teaching_view
+    s = Scenario("U", "ASSERT", "scalar", "assert zero", (), {"asm": "assert zero"}, condition="zero_source+ring_2")
+    faulted = teaching_run.Taught(s, {"status": "ok", "fault": "Fault_Assert", "changed": []}, 0)
+    view = teaching_view(faulted)
+    assert view.fault == "Fault_Assert" and view.conditions == ("zero_source", "ring_2") and not view.quiet
+    quiet = teaching_run.Taught(Scenario("U", "PRF", "scalar", "prf [a0, a1]", (), {"asm": "prf [a0, a1]"}),
+                                {"status": "ok", "fault": "Fault_None", "changed": [["_PC", "0x0", "0x4"]]}, 0)
+    assert teaching_view(quiet).quiet and not teaching_view(quiet).changes
+    hostile = dataclasses.replace(s, condition="<script>+zero_source")  # only the known codes are shown
+    assert teaching_view(teaching_run.Taught(hostile, faulted.result, 0)).conditions == ("zero_source",)
+
+
+def test_a_hostile_value_lsb_makes_no_huge_number():
+    from pto_docs.bridge.teaching import _steps
+    form = {"fields": [{"name": "imm", "width": 12, "pieces": [
+        {"instruction_lsb": 20, "value_lsb": 10**12, "width": 12}]}]}
+    assert _steps(form) == {"imm": 1 << 64}
+
+
+def test_scenarios_are_composed_as_the_runner_asks_for_them(catalog, monkeypatch):
+    from pto_docs.isa.assembler import Assembler
+    composed = []
+    real = teaching._compose
+    monkeypatch.setattr(teaching, "_compose", lambda *a, **k: composed.append(a[4]) or real(*a, **k))
+    found = teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-SCALAR-SWI"])
+    assert found and composed == [0]  # the first value set only: the runner stops at an example with an effect
+    first = next(iter(found))
+    assert composed == [0] and found[0] is first
+    everything = list(found)
+    assert len(found) == len(everything) > 3 * len(teaching.BUNDLE_PRELUDES) and found[-1] is everything[-1]
+    assert len(composed) > 3  # the fallbacks too, once asked for
