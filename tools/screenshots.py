@@ -7,7 +7,9 @@ TREE (default: the repository's sample ``catalog/``) is built with ``pto-docs bu
 unless ``--site`` names a site already built from it. Each kind of example (:data:`KINDS`) is shown by the first of
 its candidate instructions whose English page has an example section; a kind the tree has no such page for is
 reported and skipped (the sample catalog has no scalar and no fault example: its toy model has no memory and no
-faulting instruction). Needs playwright and Debian's chromium (``/usr/bin/chromium``), like the browser tests.
+faulting instruction). With ``--checkout`` TREE is a pto-spec checkout and the pictures are of the kinds the catalog
+lacks (:data:`CHECKOUT_KINDS`: a scalar, a scalar floating-point and a fault example). Needs playwright and Debian's
+chromium (``/usr/bin/chromium``), like the browser tests.
 Exit status: 0 when every kind has a picture, 1 when some kind has none, 2 on bad usage.
 """
 
@@ -29,6 +31,13 @@ KINDS = {
     "tile": ("example-tile.png", ("TADD", "TMUL")),
     "fault": ("example-fault.png", ("ASSERT", "ACRC", "EBREAK")),
 }
+# the kinds the sample catalog has no page for, pictured from a pto-spec checkout (``--checkout``): only the
+# example section, which pto-docs writes (assembly of its own assembler, values the model computed, its captions)
+CHECKOUT_KINDS = {
+    "scalar": ("example-scalar-pto-spec.png", ("ADD",)),
+    "scalar-floating-point": ("example-floating-point-pto-spec.png", ("FADD",)),
+    "fault": ("example-fault-pto-spec.png", ("ASSERT",)),
+}
 WIDTH = 820  # CSS pixels of the viewport: the section's tables at their reading width
 MARGIN = 8  # CSS pixels kept around the section
 
@@ -44,10 +53,10 @@ def has_example(page: Path) -> bool:
     return MARKER in page.read_text(encoding="utf-8", errors="replace")
 
 
-def pick_pages(site: Path) -> dict[str, tuple[str, Path] | None]:
+def pick_pages(site: Path, kinds: dict = KINDS) -> dict[str, tuple[str, Path] | None]:
     """kind -> (mnemonic, page) of the first candidate whose page shows an executed example, or None."""
     chosen: dict[str, tuple[str, Path] | None] = {}
-    for kind, (_name, candidates) in KINDS.items():
+    for kind, (_name, candidates) in kinds.items():
         chosen[kind] = None
         for mnemonic in candidates:
             page = instruction_page(site, mnemonic)
@@ -57,13 +66,13 @@ def pick_pages(site: Path) -> dict[str, tuple[str, Path] | None]:
     return chosen
 
 
-def shoot(site: Path, out: Path, err=sys.stderr) -> int:
+def shoot(site: Path, out: Path, err=sys.stderr, kinds: dict = KINDS) -> int:
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(REPO))
     from tests.conftest import serve_directory  # the static server of the browser tests
 
-    chosen = pick_pages(site)
+    chosen = pick_pages(site, kinds)
     out.mkdir(parents=True, exist_ok=True)
     httpd = serve_directory(site)
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
@@ -73,9 +82,9 @@ def shoot(site: Path, out: Path, err=sys.stderr) -> int:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": WIDTH, "height": 900}, device_scale_factor=1)
             for kind, found in chosen.items():
-                name = KINDS[kind][0]
+                name = kinds[kind][0]
                 if found is None:
-                    print(f"{kind}: no page of {', '.join(KINDS[kind][1])} has an executed example: no {name}",
+                    print(f"{kind}: no page of {', '.join(kinds[kind][1])} has an executed example: no {name}",
                           file=err)
                     missing += 1
                     continue
@@ -98,12 +107,15 @@ def main(argv=None) -> int:
     parser.add_argument("tree", nargs="?", default=str(REPO / "catalog"), help="spec tree (default: catalog/)")
     parser.add_argument("--site", help="a site already built from the tree (default: build one)")
     parser.add_argument("--out", default=str(REPO / "docs" / "images"), help="where the PNGs go")
+    parser.add_argument("--checkout", action="store_true",
+                        help="TREE is a pto-spec checkout: picture the kinds the catalog lacks (scalar, fault)")
     args = parser.parse_args(argv)
+    kinds = CHECKOUT_KINDS if args.checkout else KINDS
     if not CHROMIUM.exists():
         print(f"error: {CHROMIUM} is not installed", file=sys.stderr)
         return 2
     if args.site:
-        return shoot(Path(args.site), Path(args.out))
+        return shoot(Path(args.site), Path(args.out), kinds=kinds)
     from pto_docs.cli import main as pto_docs
     with tempfile.TemporaryDirectory(prefix="pto-docs-shots-") as tmp:
         site = Path(tmp) / "site"
@@ -112,7 +124,7 @@ def main(argv=None) -> int:
         if rc != 0:
             print(f"error: pto-docs build {args.tree} failed ({rc})", file=sys.stderr)
             return 2
-        return shoot(site, Path(args.out))
+        return shoot(site, Path(args.out), kinds=kinds)
 
 
 if __name__ == "__main__":

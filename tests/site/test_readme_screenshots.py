@@ -34,7 +34,7 @@ def _images() -> list[str]:
 
 def test_every_image_the_readme_shows_exists_and_is_a_small_png_the_script_names():
     shots = _script()
-    names = {name for name, _candidates in shots.KINDS.values()}
+    names = {name for name, _candidates in (*shots.KINDS.values(), *shots.CHECKOUT_KINDS.values())}
     images = _images()
     assert len(images) >= 3, images
     for ref in images:
@@ -55,6 +55,21 @@ def test_the_script_finds_the_example_section_of_every_pictured_page(built_site)
             assert shots.has_example(chosen[kind][1])
         else:  # a kind the README does not picture: the catalog has no such example (the README says so)
             assert chosen[kind] is None, f"the catalog now has a {kind} example: picture it in the README"
+
+
+@pytest.mark.realtree
+def test_the_checkout_pictures_are_of_pages_with_an_example_on_the_real_tree(real_site):
+    """The pictures made with ``--checkout``: each is in the README and its page still shows an executed example of
+    the kind the picture claims (a scalar op, a scalar floating-point op, a fault naming its condition)."""
+    shots = _script()
+    pictured = {REPO.joinpath(ref).name for ref in _images()}
+    chosen = shots.pick_pages(real_site, shots.CHECKOUT_KINDS)
+    for kind, (name, _candidates) in shots.CHECKOUT_KINDS.items():
+        assert name in pictured, f"the README does not show {name}"
+        assert chosen[kind] is not None, f"no page of the real tree shows a {kind} example any more"
+    html = {kind: found[1].read_text("utf-8") for kind, found in chosen.items()}
+    assert "Fault_Assert" in html["fault"] and "pto-teaching" in html["fault"]
+    assert "FP64" in html["scalar-floating-point"] or "FP32" in html["scalar-floating-point"]
 
 
 @pytest.mark.browser
