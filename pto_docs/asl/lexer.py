@@ -24,8 +24,9 @@ _TOKEN = re.compile(
   | (?P<real>[0-9][0-9_]*\.[0-9][0-9_]*)
   | (?P<int>[0-9][0-9_]*)
   | (?P<bits>'[01 ]*')
-  | (?P<mask>'[01x ]*')
+  | (?P<mask>'(?:[01x ]|\([01 ]+\))*')
   | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<reserved>__[A-Za-z0-9_]*)
   | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<op>\+:|\*:|::|\+\+|\.\.|==>|<=>|<=|>=|==|!=|&&|\|\||=>|-->|<->|<<|>>|\[\[|\]\]|[-+*/^!=<>(){}\[\],.:;])
     """,
@@ -108,6 +109,17 @@ def _string(token: str, text: str, path: str, pos: int) -> str:
     return "".join(out)
 
 
+_PARENTHESISED = re.compile(r"\(([01]*)\)")
+
+
+def _mask(token: str) -> str:
+    """A mask's pattern, ``x`` for each don't-care bit: ASLRef's ``'1(01)x'``, bits in parentheses, is ``'1xxx'``."""
+    body = token[1:-1].replace(" ", "")
+    if "(" in body:
+        body = _PARENTHESISED.sub(lambda m: "x" * len(m.group(1)), body)
+    return body
+
+
 def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
     """The tokens of ``text`` by one pass of the master expression, then ``EOF``."""
     tab = text.find("\t")
@@ -145,7 +157,10 @@ def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
         elif kind == "bits":
             append(("BITS", value[1:-1].replace(" ", ""), pos))
         elif kind == "mask":
-            append(("MASK", value[1:-1].replace(" ", ""), pos))
+            append(("MASK", _mask(value), pos))
+        elif kind == "reserved":  # as ASLRef: a lexical error
+            line, col = LineMap(text).locate(pos)
+            raise AslSyntaxError(path, line, col, f"{value!r}: identifiers beginning '__' are reserved")
         else:
             append(("STR", _string(value, text, path, pos), pos))
         pos = m.end()

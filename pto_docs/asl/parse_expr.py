@@ -49,7 +49,7 @@ def parse_primary(p):
             items.append(p.expr())
         p.expect(")")
         return items[0] if len(items) == 1 else TupleExpr(pos, items)
-    if k in ("ARBITRARY", "UNKNOWN"):
+    if k == "ARBITRARY":
         p.expect(":")
         return Arbitrary(pos, p.type_())
     if k == "[":
