@@ -25,7 +25,7 @@ _TOKEN = re.compile(
   | (?P<int>[0-9][0-9_]*)
   | (?P<bits>'[01 ]*')
   | (?P<mask>'(?:[01x ]|\([01 ]+\))*')
-  | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<str>"(?:[^"\\]|\\.)*")
   | (?P<reserved>__[A-Za-z0-9_]*)
   | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<op>\+:|\*:|::|\+\+|\.\.|==>|<=>|<=|>=|==|!=|&&|\|\||=>|-->|<->|<<|>>|\[\[|\]\]|[-+*/^!=<>(){}\[\],.:;])
@@ -56,7 +56,9 @@ class LineMap:
 def tokenize(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
     """The tokens of ``text``, then ``EOF``. Generated ASL (the decoders' validation functions: 36 MB, 590,000
     lines, 96,000 of them different) repeats its lines, so a text whose tokens cannot span a line is read line by
-    line, each different line scanned once (:func:`_line_tokens`); the tokens are the same either way."""
+    line, each different line scanned once (:func:`_line_tokens`); the tokens are the same either way. A string
+    with a raw line break (ASLRef reads one) leaves its first line without a closing quote: that line fails, and
+    the whole text is scanned at once."""
     if "/*" in text or "\\\n" in text:  # a block comment or an escaped line break may span lines
         return _scan(text, path)
     tokens: list[tuple[str, object, int]] = []
@@ -70,7 +72,7 @@ def tokenize(text: str, path: str = "<string>") -> list[tuple[str, object, int]]
                     extend([(kind, value, base + offset) for kind, value, offset in cached])
             base += len(line) + 1
     except AslSyntaxError:
-        return _scan(text, path)  # worded with the position in the whole text
+        return _scan(text, path)  # a string over lines, or an error worded with its position in the whole text
     tokens.append(("EOF", None, len(text)))
     return tokens
 

@@ -81,6 +81,18 @@ begin
   return 0;
 end;
 """,
+    "string_with_raw_line_breaks": """
+func main() => integer
+begin
+  let s = "one
+two \\"three\\"
+";
+  print s;
+  println "// not a comment
+", '1';
+  return 0;
+end;
+""",
     "collection_globals": """
 var C: collection { data: bits(16), status: bits(8), };
 var Empty: collection {-};
