@@ -20,7 +20,7 @@ KEYWORDS = RESERVED  # one list, shared with the Pygments lexer (keywords.py)
 _TOKEN = re.compile(
     r"""
     (?P<ws>[ \t\r\n]+|//[^\n]*|/\*.*?\*/)
-  | (?P<hex>0x[0-9A-Fa-f_]+)
+  | (?P<hex>0x[0-9A-Fa-f][0-9A-Fa-f_]*)
   | (?P<real>[0-9][0-9_]*\.[0-9][0-9_]*)
   | (?P<int>[0-9][0-9_]*)
   | (?P<bits>'[01 ]*')

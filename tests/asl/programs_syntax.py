@@ -93,6 +93,13 @@ two \\"three\\"
   return 0;
 end;
 """,
+    "literals_with_underscores": """
+func main() => integer
+begin
+  println 1_000, " ", 0xF_F, " ", 0xff_, " ", 1__0, " ", 1_000.5, " ", '1010 0101';
+  return 0;
+end;
+""",
     "collection_globals": """
 var C: collection { data: bits(16), status: bits(8), };
 var Empty: collection {-};
@@ -210,6 +217,20 @@ begin
   return 0;
 end;
 """, "collection"),
+    "bracket_concatenation": ("""
+func main() => integer
+begin
+  println ['1', '01'];
+  return 0;
+end;
+""", "not ASL v1"),
+    "hex_literal_beginning_with_underscore": ("""
+func main() => integer
+begin
+  println 0x_FF;
+  return 0;
+end;
+""", "expected ';'"),
     "mask_unbalanced_parenthesis": ("""
 func main() => integer
 begin
