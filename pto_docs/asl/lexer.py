@@ -128,6 +128,11 @@ def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
     if tab >= 0:  # ASL v1 has no tab character anywhere, comments and strings included (ASLRef: lexical error)
         line, col = LineMap(text).locate(tab)
         raise AslSyntaxError(path, line, col, "a tab character (ASL allows none, not even in a comment or string)")
+    if not text.isascii():  # ASL source is ASCII, comments and strings included (ASLRef: lexical error)
+        offset = next(i for i, c in enumerate(text) if ord(c) > 127)
+        line, col = LineMap(text).locate(offset)
+        raise AslSyntaxError(path, line, col, f"a non-ASCII character U+{ord(text[offset]):04X} (ASL allows none, "
+                             "not even in a comment or string)")
     tokens: list[tuple[str, object, int]] = []
     append = tokens.append
     pos = 0

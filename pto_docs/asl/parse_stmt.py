@@ -134,6 +134,8 @@ def _try(p, pos):
         ty = p.type_()
         p.expect("=>")
         catchers.append(Catcher(name, ty, p.stmts(("when", "otherwise", "end"))))
+    if not catchers:  # as ASLRef: 'otherwise' alone is no catch
+        p.error("'catch' needs a 'when' clause")
     otherwise = None
     if p.accept("otherwise"):
         p.expect("=>")
@@ -202,6 +204,8 @@ def _decl(p, pos):
     init = p.expr() if p.accept("=") else None
     if init is None and kind != "var":
         p.error(f"'{kind}' declaration needs an initial value", pos)
+    if init is None and ty is None:  # as ASLRef
+        p.error("a 'var' declaration needs a type or an initial value", pos)
     p.expect(";")
     return LocalDecl(pos, kind, target, ty, init)
 

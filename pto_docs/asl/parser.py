@@ -174,6 +174,8 @@ class Parser:
             init = self.expr() if self.accept("=") else None
             if init is None and k != "var":
                 self.error(f"a global '{k}' declaration needs an initial value: {k} {name} = e;")
+            if init is None and ty is None:  # as ASLRef
+                self.error(f"a global 'var' declaration needs a type or an initial value: var {name}: T;")
             self.expect(";")
             return Global(pos, k, name, ty, init)
         self.error(f"expected a declaration, found {str(self.toks[self.i][1])!r}")

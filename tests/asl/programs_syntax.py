@@ -231,6 +231,48 @@ begin
   return 0;
 end;
 """, "expected ';'"),
+    "non_ascii_in_a_comment": ("""
+// caf\u00e9
+func main() => integer
+begin
+  return 0;
+end;
+""", "U+00E9"),
+    "non_ascii_in_a_string": ("""
+func main() => integer
+begin
+  println "\u00fc";
+  return 0;
+end;
+""", "U+00FC"),
+    "local_var_without_type_or_value": ("""
+func main() => integer
+begin
+  var x;
+  return 0;
+end;
+""", "a type or an initial value"),
+    "global_var_without_type_or_value": ("""
+var G;
+
+func main() => integer
+begin
+  return 0;
+end;
+""", "a type or an initial value"),
+    "catch_with_only_otherwise": ("""
+type E of exception {-};
+
+func main() => integer
+begin
+  try
+    throw E{-};
+  catch
+    otherwise => println "caught";
+  end;
+  return 0;
+end;
+""", "'when'"),
     "mask_unbalanced_parenthesis": ("""
 func main() => integer
 begin
