@@ -3,7 +3,9 @@
 The interpreter's lexer (:mod:`.lexer`) reserves exactly :data:`RESERVED` (the union of the groups); the
 Pygments lexer (``pto_docs.asl_lexer``) colours each group, plus the words of :data:`HIGHLIGHT_ONLY`: words of
 other ASL dialects that a reader still expects coloured, which this interpreter reads as plain identifiers
-(``TRUE`` and ``FALSE`` among them: the parser reads them as identifiers).
+(``TRUE`` and ``FALSE`` among them: the parser reads them as identifiers; ``procedure``, ``UNKNOWN`` and
+``RDIV``, which ASLRef at the commit pto-spec pins reads as identifiers too). ``EOR`` stays reserved, an
+operator (ASLRef reads it as an identifier; the repository's sample catalog writes it as an operator).
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ CONTROL = (
     "until", "case", "of", "when", "otherwise", "where", "assert", "throw", "try", "catch", "looplimit",
     "recurselimit", "as", "pass", "unreachable", "print", "println", "pragma", "impdef", "implementation",
 )
-DECLARATIONS = ("func", "procedure", "accessor", "let", "var", "constant", "type", "config", "getter", "setter")
+DECLARATIONS = ("func", "accessor", "let", "var", "constant", "type", "config", "getter", "setter")
 MODIFIERS = ("readonly", "pure", "noreturn")
 TYPES = ("bits", "bit", "integer", "boolean", "real", "string", "array", "record", "enumeration", "exception",
          "collection")
-CONSTANTS = ("UNKNOWN", "ARBITRARY")
-WORD_OPERATORS = ("AND", "OR", "XOR", "EOR", "NOT", "IN", "DIV", "DIVRM", "MOD", "RDIV")
+CONSTANTS = ("ARBITRARY",)
+WORD_OPERATORS = ("AND", "OR", "XOR", "EOR", "NOT", "IN", "DIV", "DIVRM", "MOD")
 
 GROUPS = {"control": CONTROL, "declarations": DECLARATIONS, "modifiers": MODIFIERS, "types": TYPES,
           "constants": CONSTANTS, "word_operators": WORD_OPERATORS}
@@ -26,11 +28,11 @@ RESERVED = frozenset(word for words in GROUPS.values() for word in words)
 
 HIGHLIGHT_ONLY = {
     "control": ("with", "subtypes"),
-    "declarations": (),
+    "declarations": ("procedure",),
     "modifiers": ("private", "public"),
     "types": (),
-    "constants": ("TRUE", "FALSE", "SAMPLE"),
-    "word_operators": ("REM", "SHL", "SHR", "div", "mod", "divrm", "rem"),
+    "constants": ("TRUE", "FALSE", "SAMPLE", "UNKNOWN"),
+    "word_operators": ("RDIV", "REM", "SHL", "SHR", "div", "mod", "divrm", "rem"),
 }
 
 

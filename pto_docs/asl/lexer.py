@@ -20,12 +20,13 @@ KEYWORDS = RESERVED  # one list, shared with the Pygments lexer (keywords.py)
 _TOKEN = re.compile(
     r"""
     (?P<ws>[ \t\r\n]+|//[^\n]*|/\*.*?\*/)
-  | (?P<hex>0x[0-9A-Fa-f_]+)
+  | (?P<hex>0x[0-9A-Fa-f][0-9A-Fa-f_]*)
   | (?P<real>[0-9][0-9_]*\.[0-9][0-9_]*)
   | (?P<int>[0-9][0-9_]*)
   | (?P<bits>'[01 ]*')
-  | (?P<mask>'[01x ]*')
-  | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<mask>'(?:[01x ]|\([01 ]+\))*')
+  | (?P<str>"(?:[^"\\]|\\.)*")
+  | (?P<reserved>__[A-Za-z0-9_]*)
   | (?P<id>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<op>\+:|\*:|::|\+\+|\.\.|==>|<=>|<=|>=|==|!=|&&|\|\||=>|-->|<->|<<|>>|\[\[|\]\]|[-+*/^!=<>(){}\[\],.:;])
     """,
@@ -55,7 +56,9 @@ class LineMap:
 def tokenize(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
     """The tokens of ``text``, then ``EOF``. Generated ASL (the decoders' validation functions: 36 MB, 590,000
     lines, 96,000 of them different) repeats its lines, so a text whose tokens cannot span a line is read line by
-    line, each different line scanned once (:func:`_line_tokens`); the tokens are the same either way."""
+    line, each different line scanned once (:func:`_line_tokens`); the tokens are the same either way. A string
+    with a raw line break (ASLRef reads one) leaves its first line without a closing quote: that line fails, and
+    the whole text is scanned at once."""
     if "/*" in text or "\\\n" in text:  # a block comment or an escaped line break may span lines
         return _scan(text, path)
     tokens: list[tuple[str, object, int]] = []
@@ -69,7 +72,7 @@ def tokenize(text: str, path: str = "<string>") -> list[tuple[str, object, int]]
                     extend([(kind, value, base + offset) for kind, value, offset in cached])
             base += len(line) + 1
     except AslSyntaxError:
-        return _scan(text, path)  # worded with the position in the whole text
+        return _scan(text, path)  # a string over lines, or an error worded with its position in the whole text
     tokens.append(("EOF", None, len(text)))
     return tokens
 
@@ -108,12 +111,28 @@ def _string(token: str, text: str, path: str, pos: int) -> str:
     return "".join(out)
 
 
+_PARENTHESISED = re.compile(r"\(([01]*)\)")
+
+
+def _mask(token: str) -> str:
+    """A mask's pattern, ``x`` for each don't-care bit: ASLRef's ``'1(01)x'``, bits in parentheses, is ``'1xxx'``."""
+    body = token[1:-1].replace(" ", "")
+    if "(" in body:
+        body = _PARENTHESISED.sub(lambda m: "x" * len(m.group(1)), body)
+    return body
+
+
 def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
     """The tokens of ``text`` by one pass of the master expression, then ``EOF``."""
     tab = text.find("\t")
     if tab >= 0:  # ASL v1 has no tab character anywhere, comments and strings included (ASLRef: lexical error)
         line, col = LineMap(text).locate(tab)
         raise AslSyntaxError(path, line, col, "a tab character (ASL allows none, not even in a comment or string)")
+    if not text.isascii():  # ASL source is ASCII, comments and strings included (ASLRef: lexical error)
+        offset = next(i for i, c in enumerate(text) if ord(c) > 127)
+        line, col = LineMap(text).locate(offset)
+        raise AslSyntaxError(path, line, col, f"a non-ASCII character U+{ord(text[offset]):04X} (ASL allows none, "
+                             "not even in a comment or string)")
     tokens: list[tuple[str, object, int]] = []
     append = tokens.append
     pos = 0
@@ -145,7 +164,10 @@ def _scan(text: str, path: str = "<string>") -> list[tuple[str, object, int]]:
         elif kind == "bits":
             append(("BITS", value[1:-1].replace(" ", ""), pos))
         elif kind == "mask":
-            append(("MASK", value[1:-1].replace(" ", ""), pos))
+            append(("MASK", _mask(value), pos))
+        elif kind == "reserved":  # as ASLRef: a lexical error
+            line, col = LineMap(text).locate(pos)
+            raise AslSyntaxError(path, line, col, f"{value!r}: identifiers beginning '__' are reserved")
         else:
             append(("STR", _string(value, text, path, pos), pos))
         pos = m.end()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .syntax import Arbitrary, Binary, Call, FieldInit, Lit, RecordExpr, TupleExpr, Var
+from .syntax import Arbitrary, Call, FieldInit, Lit, RecordExpr, TupleExpr, Var
 from .values import BV
 
 
@@ -49,18 +49,11 @@ def parse_primary(p):
             items.append(p.expr())
         p.expect(")")
         return items[0] if len(items) == 1 else TupleExpr(pos, items)
-    if k in ("ARBITRARY", "UNKNOWN"):
+    if k == "ARBITRARY":
         p.expect(":")
         return Arbitrary(pos, p.type_())
-    if k == "[":
-        items = [p.expr()]
-        while p.accept(","):
-            items.append(p.expr())
-        p.expect("]")
-        out = items[0]
-        for item in items[1:]:
-            out = Binary(pos, "::", out, item)
-        return out
+    if k == "[":  # ASL v0's `[a, b]` concatenation: ASLRef rejects it
+        p.error("'[a, b]' is not ASL v1: concatenate with a :: b", pos)
     if k == "MASK":
         p.error("a bit mask is only allowed as a pattern", pos)
     p.i -= 1

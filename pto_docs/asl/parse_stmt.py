@@ -134,6 +134,8 @@ def _try(p, pos):
         ty = p.type_()
         p.expect("=>")
         catchers.append(Catcher(name, ty, p.stmts(("when", "otherwise", "end"))))
+    if not catchers:  # as ASLRef: 'otherwise' alone is no catch
+        p.error("'catch' needs a 'when' clause")
     otherwise = None
     if p.accept("otherwise"):
         p.expect("=>")
@@ -187,6 +189,8 @@ def _decl(p, pos):
             items.append(None if p.accept("-") else p.ident())
             if not p.accept(","):
                 break
+        if len(items) < 2:  # as ASLRef: a tuple has two items or more
+            p.error("a tuple declaration needs two names or more")
         p.expect(")")
         if all(item is None for item in items):
             p.error("a local declaration must declare at least one name", pos)
@@ -200,6 +204,8 @@ def _decl(p, pos):
     init = p.expr() if p.accept("=") else None
     if init is None and kind != "var":
         p.error(f"'{kind}' declaration needs an initial value", pos)
+    if init is None and ty is None:  # as ASLRef
+        p.error("a 'var' declaration needs a type or an initial value", pos)
     p.expect(";")
     return LocalDecl(pos, kind, target, ty, init)
 
@@ -243,6 +249,8 @@ def assign_or_call(p, pos):
             items.append(LDiscard() if p.accept("-") else lexpr(p))
             if not p.accept(","):
                 break
+        if len(items) < 2:  # as ASLRef: a tuple has two items or more
+            p.error("a tuple assignment needs two targets or more")
         p.expect(")")
         target = LTuple(items)
     elif p.accept("-"):
@@ -312,6 +320,8 @@ def lexpr(p, target=None):
         k = p.peek()
         if k == ".":
             p.i += 1
+            if p.accept("("):
+                return _fields_tuple(p, target)
             if p.accept("["):
                 names = [p.ident()]
                 while p.accept(","):
@@ -330,3 +340,25 @@ def lexpr(p, target=None):
             target = LSlice(target, p.slice_list())
         else:
             return target
+
+
+def _fields_tuple(p, target):
+    """``x.(a, -, b)`` after its ``.(``: as ASLRef, the tuple target ``(x.a, -, x.b)``; a field named twice is an
+    error (ASLRef: "multiple writes")."""
+    items, seen = [], set()
+    while True:
+        pos = p.toks[p.i][2]
+        if p.accept("-"):
+            items.append(LDiscard())
+        else:
+            name = p.ident()
+            if name in seen:
+                p.error(f"multiple writes to the field {name!r} in one assignment", pos)
+            seen.add(name)
+            items.append(LField(target, name))
+        if not p.accept(","):
+            break
+    if len(items) < 2:  # as ASLRef: a tuple has two items or more
+        p.error("a tuple assignment needs two targets or more")
+    p.expect(")")
+    return LTuple(items)

@@ -59,7 +59,7 @@ PREC = {
     "==": 2, "!=": 2,
     ">": 3, ">=": 3, "<": 3, "<=": 3,
     "+": 4, "-": 4, "OR": 4, "XOR": 4, "EOR": 4, "AND": 4, "::": 4, "++": 4,
-    "*": 5, "/": 5, "DIV": 5, "DIVRM": 5, "RDIV": 5, "MOD": 5, "<<": 5, ">>": 5,
+    "*": 5, "/": 5, "DIV": 5, "DIVRM": 5, "MOD": 5, "<<": 5, ">>": 5,
     "^": 6,
 }
 ASSOCIATIVE = frozenset({"+", "AND", "&&", "||", "<=>", "*", "OR", "XOR", "EOR", "::", "++"})
@@ -137,7 +137,7 @@ class Parser:
                 qualifier = k
             self.i += 1
             k = self.peek()
-        if k in ("func", "procedure"):
+        if k == "func":
             self.i += 1
             return self.func_decl(pos, qualifier, override)
         if k == "pragma" and not (qualifier or override):
@@ -165,24 +165,24 @@ class Parser:
             if k == "var" and self.peek() == ",":  # var A, B: T;
                 names, ty = self.names_then_type(name)
                 return ("many", pos, *[Global(pos, k, n, ty, None) for n in names])
-            ty = self.type_() if self.accept(":") else None
+            ty = None
+            if self.accept(":"):
+                if k == "var" and self.accept("collection"):  # as ASLRef: only a global var's own type
+                    ty = RecordType(self.fields())
+                else:
+                    ty = self.type_()
             init = self.expr() if self.accept("=") else None
             if init is None and k != "var":
                 self.error(f"a global '{k}' declaration needs an initial value: {k} {name} = e;")
+            if init is None and ty is None:  # as ASLRef
+                self.error(f"a global 'var' declaration needs a type or an initial value: var {name}: T;")
             self.expect(";")
             return Global(pos, k, name, ty, init)
         self.error(f"expected a declaration, found {str(self.toks[self.i][1])!r}")
 
     def func_decl(self, pos, qualifier, override):
         name = self.ident()
-        params = []
-        if self.accept("{"):
-            while True:
-                pname = self.ident()
-                params.append(Typed(pname, self.type_() if self.accept(":") else None))
-                if not self.accept(","):
-                    break
-            self.expect("}")
+        params = self.subprogram_params()
         args = self.typed_args()
         if qualifier == "noreturn" and self.peek() == "=>":
             self.error("a noreturn subprogram returns no value (declare it a procedure)")
@@ -193,6 +193,18 @@ class Parser:
         self.expect("end")
         self.expect(";")
         return Func(pos, name, qualifier, override, params, args, ret, body, limit, self.loc(pos))
+
+    def subprogram_params(self) -> list:
+        """``{N, M: T, ...}`` after a subprogram's or an accessor's name, if there: its parameters."""
+        params = []
+        if self.accept("{"):
+            while True:
+                pname = self.ident()
+                params.append(Typed(pname, self.type_() if self.accept(":") else None))
+                if not self.accept(","):
+                    break
+            self.expect("}")
+        return params
 
     def typed_args(self) -> list:
         """``( name: type, ... )``: the arguments of a subprogram or accessor declaration."""
@@ -212,6 +224,7 @@ class Parser:
         """``accessor N(args) <=> v: T begin getter ... end; setter ... end; end;`` as two functions:
         the getter ``N(args) => T`` and the setter ``N__setter(args, v: T)``."""
         name = self.ident()
+        params = self.subprogram_params()
         args = self.typed_args()
         self.expect("<=>")
         value_name = self.ident()
@@ -229,8 +242,8 @@ class Parser:
             self.end_semi()
         self.end_semi()
         loc = self.loc(pos)
-        getter = Func(pos, name, None, override, [], args, ty, bodies["getter"], None, loc)
-        setter = Func(pos, name + "__setter", None, override, [], args + [Typed(value_name, ty)], None,
+        getter = Func(pos, name, None, override, params, args, ty, bodies["getter"], None, loc)
+        setter = Func(pos, name + "__setter", None, override, params, args + [Typed(value_name, ty)], None,
                       bodies["setter"], None, loc)
         return ("accessor", pos, getter, setter)
 
@@ -247,7 +260,7 @@ class Parser:
                 labels.append(self.ident())
             self.expect("}")
             return EnumType(labels)
-        if k in ("record", "exception", "collection"):
+        if k in ("record", "exception"):
             self.i += 1
             return (ExceptionType if k == "exception" else RecordType)(self.fields())
         return self.type_()
@@ -340,6 +353,8 @@ class Parser:
             if self.peek() == "EOF":
                 self.error("unexpected end of file in statement list")
             out.append(self.stmt())
+        if not out:  # as ASLRef: every statement list has a statement
+            self.error("expected a statement (an empty statement list is not ASL: write 'pass;')")
         return out
 
     def names_then_type(self, first: str):
