@@ -67,9 +67,14 @@ def test_the_checkout_pictures_are_of_pages_with_an_example_on_the_real_tree(rea
     for kind, (name, _candidates) in shots.CHECKOUT_KINDS.items():
         assert name in pictured, f"the README does not show {name}"
         assert chosen[kind] is not None, f"no page of the real tree shows a {kind} example any more"
-    html = {kind: found[1].read_text("utf-8") for kind, found in chosen.items()}
-    assert "Fault_Assert" in html["fault"] and "pto-teaching" in html["fault"]
-    assert "FP64" in html["scalar-floating-point"] or "FP32" in html["scalar-floating-point"]
+    section = {kind: _example_section(found[1].read_text("utf-8"), shots.MARKER) for kind, found in chosen.items()}
+    assert "Fault_Assert" in section["fault"] and "Fault_Assert" not in section["scalar"]
+    assert "FP32" in section["scalar-floating-point"] and "FP32" not in section["scalar"]
+
+
+def _example_section(html: str, marker: str) -> str:
+    start = html.index(marker)
+    return html[start:html.index("</section>", start)]
 
 
 @pytest.mark.browser
