@@ -196,7 +196,15 @@ def _fault(result: Mapping) -> str:
     return fault if isinstance(fault, str) and fault not in ("", "Fault_None") else ""
 
 
+SSR = re.compile(r"^_ExtendedSystemRegisters\[(\d+)(?:\.\.(\d+))?\]$")
+
+
 def _model_label(name: str) -> str:
+    """A model variable as the row names it; a system register by its hex index (ring x 0x1000 + its 12-bit
+    address, as the model's ContextRegisterIndex makes it: ssr[0xf00] is ring 0's 0xf00), not the decimal 3840."""
+    m = SSR.match(name)
+    if m:
+        return "ssr[" + "..".join(f"0x{int(g):x}" for g in m.groups() if g is not None) + "]"
     return name.lstrip("_")
 
 

@@ -60,6 +60,16 @@ def test_a_fault_example_names_its_fault():
     assert teaching_view(Taught(FADD, RESULT, 0)).fault == ""
 
 
+def test_system_registers_are_named_by_their_hex_index_not_the_decimal_one():
+    assert_ = Scenario("U", "ASSERT", "scalar", "assert zero", (), {"asm": "assert zero"}, in_bundle=True)
+    result = {**RESULT, "fault": "Fault_Assert",
+              "changed": [["_ExtendedSystemRegisters[3840]", "0x0", "0x10"],
+                          ["_ExtendedSystemRegisters[3904..3905]", "0x0 0x0", "0x170 0x100"],
+                          ["_ExtendedSystemRegisters[8199]", "0x0", "0x1"]]}
+    names = [c.name for c in teaching_view(Taught(assert_, result, 0)).changes]
+    assert names == ["ssr[0xf00]", "ssr[0xf40..0xf41]", "ssr[0x2007]"]  # 8199 = ring 2's 0x007
+
+
 def test_flags_keep_their_order_whatever_the_results_key_order():
     fresh = teaching_view(Taught(FADD, RESULT, 0)).flags
     cached = {**RESULT, "status_flags": dict(sorted(RESULT["status_flags"].items()))}  # as the sealed JSON has them
