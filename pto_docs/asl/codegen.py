@@ -13,6 +13,15 @@ from fractions import Fraction
 from .errors import AslCompileError
 from .limits import MAX_BITS
 from .operators import BINARY, UNARY
+from .static_kinds import (
+    Known,
+    check_field,
+    check_mask_pattern,
+    check_operands,
+    check_slice,
+    of_type,
+    of_value,
+)
 from .stdlib import PRIMITIVES
 from .syntax import NamedType
 from .values import BV
@@ -86,6 +95,24 @@ class CodeGen:
             return _try(PRIMITIVES[e.name], params, args)
         return _NO
 
+    # -- static types, where the text gives them cheaply (static_kinds.py) -------------------------
+    def static_type(self, e) -> Known | None:
+        tag = e.tag
+        if tag == "lit":
+            return of_value(e.value, True)
+        if tag == "var" and e.name in self.locals:
+            return self.__dict__.get("local_types", {}).get(e.name)
+        if tag == "record":
+            return of_type(self.program, NamedType(e.name))
+        v = self.value(e)
+        return of_value(v, False) if v is not _NO else None
+
+    def note_local(self, name: str, ty, init=None):
+        """A local's static type from its declaration (None: not known)."""
+        types = self.__dict__.setdefault("local_types", {})
+        types[name] = of_type(self.program, ty) if ty is not None else (
+            self.static_type(init) if init is not None else None)
+
     # -- expressions -------------------------------------------------------------------------------
     def expr(self, e) -> str:
         v = self.value(e)
@@ -119,6 +146,10 @@ class CodeGen:
 
     def x_bin(self, e):
         op = e.op
+        if op in BINARY:
+            a, b = self.value(e.left), self.value(e.right)
+            if a is not _NO and b is not _NO:
+                check_operands(op, BINARY[op], a, b)
         a, b = self.expr(e.left), self.expr(e.right)
         if op == "&&":
             return f"({a} and {b})"
@@ -157,12 +188,14 @@ class CodeGen:
         return self.program.call_code(self, name, params, args)
 
     def x_field(self, e):
+        check_field(self.static_type(e.base), (e.name,), self.program.bitfields.special)
         if self.program.bitfields.special(e.name):
             return f"_fld({self.expr(e.base)}, {e.name!r})"
         return f"{self.expr(e.base)}[{e.name!r}]"
 
     def x_fields(self, e):
         names = e.names
+        check_field(self.static_type(e.base), names, self.program.bitfields.special)
         if any(self.program.bitfields.special(n) for n in names):
             return f"_flds({self.expr(e.base)}, {tuple(names)!r})"
         return f"_getfields({self.expr(e.base)}, {tuple(names)!r})"
@@ -189,6 +222,7 @@ class CodeGen:
         return out
 
     def x_slice(self, e):
+        check_slice(self.static_type(e.base), False)
         base = self.expr(e.base)
         parts = self.slice_parts(e.slices)
         if len(parts) == 1:
@@ -212,11 +246,12 @@ class CodeGen:
             return f"_width({code}, {self.expr(ty.width)}, {loc})"
         return code
 
-    def pattern_test(self, pats, subject: str) -> str:
+    def pattern_test(self, pats, subject: str, known: Known | None = None) -> str:
         tests = []
         for p in pats:
             tag = p.tag
             if tag == "pmask":
+                check_mask_pattern(known, p)
                 tests.append(f"(({subject}).val & {p.care}) == {p.value}")
             elif tag == "pall":
                 tests.append("True")
@@ -230,7 +265,7 @@ class CodeGen:
 
     def x_in(self, e):
         tmp = self.new_tmp()
-        test = self.pattern_test(e.patterns, tmp)
+        test = self.pattern_test(e.patterns, tmp, self.static_type(e.subject))
         body = test if e.positive else f"(not {test})"
         return f"(({tmp} := {self.expr(e.subject)}) is not None and {body})"
 

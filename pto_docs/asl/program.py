@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from contextlib import contextmanager
 
 from .aliasing import GlobalWrites, global_roots
@@ -17,7 +18,7 @@ from .errors import (
     AslThrow,
     asl_frame,
     has_position,
-    internal_error,
+    runtime_type_error,
 )
 from .global_order import initialisation_order
 from .runtime_helpers import HELPERS
@@ -38,6 +39,9 @@ TIME_LIMIT = 300.0
 # Steps granted at a time: the generated code counts ``_B[0]`` down and calls ``Program.tick`` below zero, which
 # checks the budget and the clock (about every 10 ms of ASL).
 STEP_CHUNK = 1 << 16
+# Python's exceptions that values of the wrong types raise in generated code (Program.call translates them)
+PYTHON_FAULTS = (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError, OverflowError,
+                 UnboundLocalError)
 
 
 class Function:
@@ -89,7 +93,8 @@ def _naming_global(name: str):
     except (AslCompileError, AslThrow, RecursionError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - the last-resort net
-        raise AslError(f"in the initialiser of global {name}: {internal_error(exc)}") from None
+        error = runtime_type_error(exc)
+        raise type(error)(f"in the initialiser of global {name}: {error}") from None
 
 
 class Program:
@@ -336,9 +341,17 @@ class Program:
             if n in mutated:
                 gen.emit(1, f"l_{n} = _cp(l_{n})")
         try:
-            gen.block(body, 1)
+            depth = 1
+            if d.limit is not None:
+                depth = self._recursion_guard(gen, fn, d.limit, f"{loc}: in {name}")
+            gen.block(body, depth)
+            if depth > 1:
+                gen.emit(1, "finally:")
+                gen.emit(2, f"{fn.pyname}_depth[0] -= 1")
             source = "\n".join(gen.lines) + "\n"
-            code = compile(source, f"<asl {loc} {name}>", "exec")
+            with warnings.catch_warnings():  # ("str indices must be integers": ill-typed ASL, a run-time error)
+                warnings.simplefilter("ignore", SyntaxWarning)
+                code = compile(source, f"<asl {loc} {name}>", "exec")
         except AslCompileError as exc:
             if has_position(str(exc)):
                 raise
@@ -351,6 +364,18 @@ class Program:
         scope: dict = {}
         exec(code, self.ns, scope)
         return scope[fn.pyname]
+
+    def _recursion_guard(self, gen, fn: Function, limit, loc: str) -> int:
+        """``recurselimit N``: count the frames of ``fn`` on the stack (a counter in the namespace, taken down
+        by ``finally``); a call that would make them more than N is a dynamic error, as in ASLRef. Only
+        subprograms that declare a limit pay for it. Returns the depth the body is emitted at."""
+        counter = f"{fn.pyname}_depth"
+        self.ns[counter] = [0]
+        gen.emit(1, f"if {counter}[0] >= {gen.expr(limit)}:")
+        gen.emit(2, f"raise AslError({loc + ': recursion limit reached'!r})")
+        gen.emit(1, f"{counter}[0] += 1")
+        gen.emit(1, "try:")
+        return 2
 
     def call_code(self, gen, name, params, args) -> str:
         """Python code calling subprogram ``name`` (overloads resolved by arity, then by value types)."""
@@ -462,7 +487,14 @@ class Program:
         return "exception"
 
     def call(self, name, *args):
+        """Run subprogram ``name`` (the first of its arity). A Python exception from values the ASL should not have
+        combined (ASLRef would have rejected the program when type-checking it) leaves as an ``AslTypeError``
+        saying what was combined, anything else of Python's as an ``AslInternalError`` (errors.runtime_type_error):
+        no check on the hot path, the exception is translated once, here."""
         for c in self.functions.get(name, ()):
             if c.arity == len(args):
-                return self.ns[c.pyname](*args)
+                try:
+                    return self.ns[c.pyname](*args)
+                except PYTHON_FAULTS as exc:
+                    raise runtime_type_error(exc) from None
         raise AslCompileError(f"no {name} with {len(args)} arguments")
