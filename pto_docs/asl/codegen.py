@@ -279,13 +279,23 @@ class CodeGen:
         decl = self.program.types.resolve(NamedType(e.name))
         if decl.tag not in ("record", "exception"):
             raise AslCompileError(f"{e.name} is not a record type")
-        given = {f.name: f.value for f in e.fields}
+        given = {f.name: self.rhs(f.value) for f in e.fields}
+        declared = [f.name for f in decl.fields]
+        varying = [f.name for f in e.fields if self.value(f.value) is _NO]
+        prelude = []
+        if len(varying) > 1 and varying != [n for n in declared if n in varying]:
+            # ASLRef evaluates the fields in the order the text gives them, not the type's order
+            for name in varying:
+                tmp = self.new_tmp()
+                prelude.append(f"({tmp} := {given[name]})")
+                given[name] = tmp
         items = []
         for field in decl.fields:
             name = field.name
-            code = self.rhs(given[name]) if name in given else self.base(field.ty)
+            code = given[name] if name in given else self.base(field.ty)
             items.append(f"{name!r}: {code}")
-        return "{" + ", ".join(items) + "}"
+        record = "{" + ", ".join(items) + "}"
+        return f"(({', '.join(prelude)},) and {record})" if prelude else record
 
     # -- base values -------------------------------------------------------------------------------
     def base(self, ty) -> str:

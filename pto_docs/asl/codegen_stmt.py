@@ -227,6 +227,11 @@ class StmtGen(CodeGen):
                 if item.tag != "ldiscard":
                     self.store(item, f"{tmp}[{i}]", d)
             return
+        if _indexed(target) and self.value(s.value) is _NO:
+            # ASLRef evaluates the right side before the target's indices and slice bounds
+            tmp = self.new_tmp()
+            self.emit(d, f"{tmp} = {value}")
+            value = tmp
         self.store(target, value, d)
 
     def store(self, lv, value: str, d):
@@ -338,6 +343,15 @@ class StmtGen(CodeGen):
         if j is not None:
             self.emit(d, f"_D.add(({j}, {''.join(k + ', ' for k in keys)}))")
         return container, keys
+
+
+def _indexed(lv) -> bool:
+    """Whether an assignment target evaluates expressions of its own (an array index, a slice bound)."""
+    while lv.tag in ("lfield", "lfields", "laget", "lslice"):
+        if lv.tag in ("laget", "lslice"):
+            return True
+        lv = lv.base
+    return False
 
 
 def _setter(parts) -> str:

@@ -6,6 +6,7 @@ import sys
 import time
 import warnings
 from contextlib import contextmanager
+from fractions import Fraction
 
 from .aliasing import GlobalWrites, global_roots
 from .bitfields import Bitfields
@@ -387,6 +388,11 @@ class Program:
             fitting = [c for c in candidates if c.arity == len(codes)]
         if not fitting:
             raise AslCompileError(f"no {name} with {len(codes)} arguments")
+        if len(fitting) > 1:  # the overloads the arguments' static types fit, where the text gives them
+            exprs = (list(params) + list(args))[-len(codes):]
+            knowns = [gen.static_type(x) for x in exprs]
+            narrowed = [c for c in fitting if self._fits_statically(c, knowns)]
+            fitting = narrowed or fitting
         if len(fitting) == 1:
             return f"{fitting[0].pyname}({', '.join(codes)})"
         self.fn_counter += 1
@@ -395,6 +401,19 @@ class Program:
         ns = self.ns
         self.ns[key] = lambda *vals: ns[chooser(vals).pyname](*vals)
         return f"{key}({', '.join(codes)})"
+
+    def _fits_statically(self, fn: Function, knowns) -> bool:
+        """Whether no argument whose static type is known (static_kinds) contradicts ``fn``'s declared type."""
+        for ty, known in zip(fn.arg_types, knowns):
+            if known is None or ty is None:
+                continue
+            try:
+                tag = self.types.resolve(ty).tag
+            except AslCompileError:
+                continue
+            if tag != known.tag:
+                return False
+        return True
 
     def _argument(self, gen, callee: str, a) -> str:
         """An argument's code: copied when it is read from a global the callee may write (aliasing.py)."""
@@ -461,6 +480,10 @@ class Program:
                 return type(v) is bool
             if t == "bits":
                 return type(v) is BV
+            if t == "real":
+                return type(v) is Fraction
+            if t == "string":
+                return type(v) is str
             if t == "enum":
                 return type(v) is str and v in ty.labels
             if t in ("record", "exception"):
