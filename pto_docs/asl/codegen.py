@@ -104,8 +104,10 @@ class CodeGen:
             return self.__dict__.get("local_types", {}).get(e.name)
         if tag == "record":
             return of_type(self.program, NamedType(e.name))
-        v = self.value(e)
-        return of_value(v, False) if v is not _NO else None
+        if tag == "var":  # a global constant, an enumeration label (not known)
+            v = self.value(e)
+            return of_value(v, False) if v is not _NO else None
+        return None
 
     def note_local(self, name: str, ty, init=None):
         """A local's static type from its declaration (None: not known)."""
@@ -146,10 +148,9 @@ class CodeGen:
 
     def x_bin(self, e):
         op = e.op
-        if op in BINARY:
-            a, b = self.value(e.left), self.value(e.right)
-            if a is not _NO and b is not _NO:
-                check_operands(op, BINARY[op], a, b)
+        left, right = e.left, e.right
+        if left.tag == "lit" and right.tag == "lit" and type(left.value) is not type(right.value) and op in BINARY:
+            check_operands(op, BINARY[op], left.value, right.value)  # (5 + "hello")
         a, b = self.expr(e.left), self.expr(e.right)
         if op == "&&":
             return f"({a} and {b})"
