@@ -866,4 +866,21 @@ begin
   return s MOD 7;
 end;
 """,
+    "evaluation_order_index_call_then_global_value": """
+var G: integer = 1;
+var A: array[[4]] of integer;
+
+func Bump() => integer
+begin
+  G = G + 1;
+  return 0;
+end;
+
+func main() => integer
+begin
+  A[[Bump()]] = G;
+  println A[[0]], " ", G;
+  return 0;
+end;
+""",
 }
