@@ -13,6 +13,15 @@ from fractions import Fraction
 from .errors import AslCompileError
 from .limits import MAX_BITS
 from .operators import BINARY, UNARY
+from .static_kinds import (
+    Known,
+    check_field,
+    check_mask_pattern,
+    check_operands,
+    check_slice,
+    of_type,
+    of_value,
+)
 from .stdlib import PRIMITIVES
 from .syntax import NamedType
 from .values import BV
@@ -86,6 +95,26 @@ class CodeGen:
             return _try(PRIMITIVES[e.name], params, args)
         return _NO
 
+    # -- static types, where the text gives them cheaply (static_kinds.py) -------------------------
+    def static_type(self, e) -> Known | None:
+        tag = e.tag
+        if tag == "lit":
+            return of_value(e.value, True)
+        if tag == "var" and e.name in self.locals:
+            return self.__dict__.get("local_types", {}).get(e.name)
+        if tag == "record":
+            return of_type(self.program, NamedType(e.name))
+        if tag == "var":  # a global constant, an enumeration label (not known)
+            v = self.value(e)
+            return of_value(v, False) if v is not _NO else None
+        return None
+
+    def note_local(self, name: str, ty, init=None):
+        """A local's static type from its declaration (None: not known)."""
+        types = self.__dict__.setdefault("local_types", {})
+        types[name] = of_type(self.program, ty) if ty is not None else (
+            self.static_type(init) if init is not None else None)
+
     # -- expressions -------------------------------------------------------------------------------
     def expr(self, e) -> str:
         v = self.value(e)
@@ -119,6 +148,9 @@ class CodeGen:
 
     def x_bin(self, e):
         op = e.op
+        left, right = e.left, e.right
+        if left.tag == "lit" and right.tag == "lit" and type(left.value) is not type(right.value) and op in BINARY:
+            check_operands(op, BINARY[op], left.value, right.value)  # (5 + "hello")
         a, b = self.expr(e.left), self.expr(e.right)
         if op == "&&":
             return f"({a} and {b})"
@@ -157,12 +189,14 @@ class CodeGen:
         return self.program.call_code(self, name, params, args)
 
     def x_field(self, e):
+        check_field(self.static_type(e.base), (e.name,), self.program.bitfields.special)
         if self.program.bitfields.special(e.name):
             return f"_fld({self.expr(e.base)}, {e.name!r})"
         return f"{self.expr(e.base)}[{e.name!r}]"
 
     def x_fields(self, e):
         names = e.names
+        check_field(self.static_type(e.base), names, self.program.bitfields.special)
         if any(self.program.bitfields.special(n) for n in names):
             return f"_flds({self.expr(e.base)}, {tuple(names)!r})"
         return f"_getfields({self.expr(e.base)}, {tuple(names)!r})"
@@ -189,6 +223,7 @@ class CodeGen:
         return out
 
     def x_slice(self, e):
+        check_slice(self.static_type(e.base), False)
         base = self.expr(e.base)
         parts = self.slice_parts(e.slices)
         if len(parts) == 1:
@@ -212,11 +247,12 @@ class CodeGen:
             return f"_width({code}, {self.expr(ty.width)}, {loc})"
         return code
 
-    def pattern_test(self, pats, subject: str) -> str:
+    def pattern_test(self, pats, subject: str, known: Known | None = None) -> str:
         tests = []
         for p in pats:
             tag = p.tag
             if tag == "pmask":
+                check_mask_pattern(known, p)
                 tests.append(f"(({subject}).val & {p.care}) == {p.value}")
             elif tag == "pall":
                 tests.append("True")
@@ -230,7 +266,7 @@ class CodeGen:
 
     def x_in(self, e):
         tmp = self.new_tmp()
-        test = self.pattern_test(e.patterns, tmp)
+        test = self.pattern_test(e.patterns, tmp, self.static_type(e.subject))
         body = test if e.positive else f"(not {test})"
         return f"(({tmp} := {self.expr(e.subject)}) is not None and {body})"
 
@@ -244,13 +280,23 @@ class CodeGen:
         decl = self.program.types.resolve(NamedType(e.name))
         if decl.tag not in ("record", "exception"):
             raise AslCompileError(f"{e.name} is not a record type")
-        given = {f.name: f.value for f in e.fields}
+        given = {f.name: self.rhs(f.value) for f in e.fields}
+        declared = [f.name for f in decl.fields]
+        varying = [f.name for f in e.fields if self.value(f.value) is _NO]
+        prelude = []
+        if len(varying) > 1 and varying != [n for n in declared if n in varying]:
+            # ASLRef evaluates the fields in the order the text gives them, not the type's order
+            for name in varying:
+                tmp = self.new_tmp()
+                prelude.append(f"({tmp} := {given[name]})")
+                given[name] = tmp
         items = []
         for field in decl.fields:
             name = field.name
-            code = self.rhs(given[name]) if name in given else self.base(field.ty)
+            code = given[name] if name in given else self.base(field.ty)
             items.append(f"{name!r}: {code}")
-        return "{" + ", ".join(items) + "}"
+        record = "{" + ", ".join(items) + "}"
+        return f"(({', '.join(prelude)},) and {record})" if prelude else record
 
     # -- base values -------------------------------------------------------------------------------
     def base(self, ty) -> str:

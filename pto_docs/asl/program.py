@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from contextlib import contextmanager
+from fractions import Fraction
 
 from .aliasing import GlobalWrites, global_roots
 from .bitfields import Bitfields
@@ -17,7 +19,7 @@ from .errors import (
     AslThrow,
     asl_frame,
     has_position,
-    internal_error,
+    runtime_type_error,
 )
 from .global_order import initialisation_order
 from .runtime_helpers import HELPERS
@@ -38,6 +40,9 @@ TIME_LIMIT = 300.0
 # Steps granted at a time: the generated code counts ``_B[0]`` down and calls ``Program.tick`` below zero, which
 # checks the budget and the clock (about every 10 ms of ASL).
 STEP_CHUNK = 1 << 16
+# Python's exceptions that values of the wrong types raise in generated code (Program.call translates them)
+PYTHON_FAULTS = (TypeError, AttributeError, KeyError, IndexError, ValueError, ZeroDivisionError, OverflowError,
+                 UnboundLocalError)
 
 
 class Function:
@@ -89,7 +94,8 @@ def _naming_global(name: str):
     except (AslCompileError, AslThrow, RecursionError, MemoryError):
         raise
     except Exception as exc:  # noqa: BLE001 - the last-resort net
-        raise AslError(f"in the initialiser of global {name}: {internal_error(exc)}") from None
+        error = runtime_type_error(exc)
+        raise type(error)(f"in the initialiser of global {name}: {error}") from None
 
 
 class Program:
@@ -336,9 +342,17 @@ class Program:
             if n in mutated:
                 gen.emit(1, f"l_{n} = _cp(l_{n})")
         try:
-            gen.block(body, 1)
+            depth = 1
+            if d.limit is not None:
+                depth = self._recursion_guard(gen, fn, d.limit, f"{loc}: in {name}")
+            gen.block(body, depth)
+            if depth > 1:
+                gen.emit(1, "finally:")
+                gen.emit(2, f"{fn.pyname}_depth[0] -= 1")
             source = "\n".join(gen.lines) + "\n"
-            code = compile(source, f"<asl {loc} {name}>", "exec")
+            with warnings.catch_warnings():  # ("str indices must be integers": ill-typed ASL, a run-time error)
+                warnings.simplefilter("ignore", SyntaxWarning)
+                code = compile(source, f"<asl {loc} {name}>", "exec")
         except AslCompileError as exc:
             if has_position(str(exc)):
                 raise
@@ -352,6 +366,18 @@ class Program:
         exec(code, self.ns, scope)
         return scope[fn.pyname]
 
+    def _recursion_guard(self, gen, fn: Function, limit, loc: str) -> int:
+        """``recurselimit N``: count the frames of ``fn`` on the stack (a counter in the namespace, taken down
+        by ``finally``); a call that would make them more than N is a dynamic error, as in ASLRef. Only
+        subprograms that declare a limit pay for it. Returns the depth the body is emitted at."""
+        counter = f"{fn.pyname}_depth"
+        self.ns[counter] = [0]
+        gen.emit(1, f"if {counter}[0] >= {gen.expr(limit)}:")
+        gen.emit(2, f"raise AslError({loc + ': recursion limit reached'!r})")
+        gen.emit(1, f"{counter}[0] += 1")
+        gen.emit(1, "try:")
+        return 2
+
     def call_code(self, gen, name, params, args) -> str:
         """Python code calling subprogram ``name`` (overloads resolved by arity, then by value types)."""
         candidates = self.functions[name]
@@ -362,6 +388,11 @@ class Program:
             fitting = [c for c in candidates if c.arity == len(codes)]
         if not fitting:
             raise AslCompileError(f"no {name} with {len(codes)} arguments")
+        if len(fitting) > 1:  # the overloads the arguments' static types fit, where the text gives them
+            exprs = (list(params) + list(args))[-len(codes):]
+            knowns = [gen.static_type(x) for x in exprs]
+            narrowed = [c for c in fitting if self._fits_statically(c, knowns)]
+            fitting = narrowed or fitting
         if len(fitting) == 1:
             return f"{fitting[0].pyname}({', '.join(codes)})"
         self.fn_counter += 1
@@ -370,6 +401,19 @@ class Program:
         ns = self.ns
         self.ns[key] = lambda *vals: ns[chooser(vals).pyname](*vals)
         return f"{key}({', '.join(codes)})"
+
+    def _fits_statically(self, fn: Function, knowns) -> bool:
+        """Whether no argument whose static type is known (static_kinds) contradicts ``fn``'s declared type."""
+        for ty, known in zip(fn.arg_types, knowns):
+            if known is None or ty is None:
+                continue
+            try:
+                tag = self.types.resolve(ty).tag
+            except AslCompileError:
+                continue
+            if tag != known.tag:
+                return False
+        return True
 
     def _argument(self, gen, callee: str, a) -> str:
         """An argument's code: copied when it is read from a global the callee may write (aliasing.py)."""
@@ -436,6 +480,10 @@ class Program:
                 return type(v) is bool
             if t == "bits":
                 return type(v) is BV
+            if t == "real":
+                return type(v) is Fraction
+            if t == "string":
+                return type(v) is str
             if t == "enum":
                 return type(v) is str and v in ty.labels
             if t in ("record", "exception"):
@@ -462,7 +510,14 @@ class Program:
         return "exception"
 
     def call(self, name, *args):
+        """Run subprogram ``name`` (the first of its arity). A Python exception from values the ASL should not have
+        combined (ASLRef would have rejected the program when type-checking it) leaves as an ``AslTypeError``
+        saying what was combined, anything else of Python's as an ``AslInternalError`` (errors.runtime_type_error):
+        no check on the hot path, the exception is translated once, here."""
         for c in self.functions.get(name, ()):
             if c.arity == len(args):
-                return self.ns[c.pyname](*args)
+                try:
+                    return self.ns[c.pyname](*args)
+                except PYTHON_FAULTS as exc:
+                    raise runtime_type_error(exc) from None
         raise AslCompileError(f"no {name} with {len(args)} arguments")

@@ -68,6 +68,20 @@ def _setslices(old, parts, v):
     return BV(val, old.width)
 
 
+def _setslices_disjoint(old, parts, v):
+    """``x[s1, s2, ...] = v``: as _setslices, after checking that no two slices overlap (ASLRef's dynamic
+    error)."""
+    seen = 0
+    for lo, w in parts:
+        if lo >= 0 and w >= 0 and lo + w <= old.width:  # (out of range: _setslices says so)
+            mask = ((1 << w) - 1) << lo
+            if seen & mask:
+                text = ", ".join(f"{a}+:{b}" for a, b in parts)
+                raise AslError(f"overlapping slices {text} in one assignment")
+            seen |= mask
+    return _setslices(old, parts, v)
+
+
 def _getfields(rec, names):
     out = rec[names[0]]
     for n in names[1:]:
@@ -135,6 +149,7 @@ def _eq(a, b):
 
 HELPERS = {
     "_cp": _cp, "_ag": _ag, "_ix": _ix, "_ixc": _ixc, "_sl": _sl, "_slices": _slices, "_setslices": _setslices,
+    "_setslices_disjoint": _setslices_disjoint,
     "_getfields": _getfields, "_setfields": _setfields, "_rng": _rng, "_ranges": _ranges, "_width": _width,
     "_intbase": _intbase, "_arr": _arr, "_bv0": _bv0, "_mul": _mul, "_eq": _eq, "_div": div, "_divrm": divrm,
     "_mod": mod, "_rdiv": rdiv, "_cat": concat, "_strcat": strcat, "_pow": power, "_shl": shl, "_shr": shr,

@@ -183,7 +183,7 @@ def run_aslref(aslref: str, root: Path, name: str) -> Outcome:
 
 def run_ours_inline(path: Path, name: str) -> Outcome:
     """Parse, link and run ``main()`` as ``pto_docs.asl.runner`` does, telling the ways it can end apart."""
-    from pto_docs.asl.errors import AslCompileError, AslError, AslThrow
+    from pto_docs.asl.errors import AslCompileError, AslError, AslInternalError, AslThrow
     from pto_docs.asl.lexer import AslSyntaxError
     from pto_docs.asl.parser import parse
     from pto_docs.asl.profiles import bind_profile
@@ -208,6 +208,8 @@ def run_ours_inline(path: Path, name: str) -> Outcome:
         return Outcome("syntax", detail=str(exc))
     except AslCompileError as exc:
         return Outcome("compile", 1, out.getvalue(), str(exc))
+    except AslInternalError as exc:  # the last-resort net caught a failure of the interpreter: counted as one
+        return Outcome("traceback", 1, out.getvalue(), str(exc))
     except (AslError, AslThrow, RecursionError) as exc:
         return Outcome("dynamic", 1, out.getvalue(), str(exc) or type(exc).__name__)
     except BaseException:  # noqa: BLE001 - what this suite looks for
