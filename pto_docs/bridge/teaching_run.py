@@ -162,10 +162,27 @@ def compose_all(catalog: Catalog) -> dict[str, list[Scenario]]:
 def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None) -> tuple[dict, dict]:
     """(unit id -> :class:`Taught`, unit id -> :class:`Untaught`) of every instruction of a loaded, error-free tree
     whose ASL model links with ``generated`` (the decoders; None: it needs none)."""
+    digest = model_digest(catalog, generated)
+    held = _TAUGHT.get(digest)
+    if held is not None:  # (a serving reload after a save that left the model as it was: nothing to compose)
+        return dict(held[0]), dict(held[1])
+    taught, untaught = _teach(catalog, generated, cache_dir, digest)
+    if taught or untaught:
+        _TAUGHT[digest] = (dict(taught), dict(untaught))
+    return taught, untaught
+
+
+# the model digest covers every input of the scenarios (the units' metadata, which the assembler is made from, and
+# their code) and of their results (the decoders, the code that composes and runs them): equal digest, equal result
+_TAUGHT = Memo(__name__, "a model digest -> the taught and untaught instructions of that model (a serving "
+               "process reloads the same model after every save of a comment or of prose)", limit=2)
+
+
+def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str) -> tuple[dict, dict]:
     from ..store import sealed_folder
     scenarios = compose_all(catalog)
     cache = sealed_folder(cache_dir)
-    entry = f"teaching-{model_digest(catalog, generated)[:32]}.json"
+    entry = f"teaching-{digest[:32]}.json"
     known: dict[str, dict] = {}
     if cache is not None:
         payload = cache.load(entry)

@@ -210,3 +210,36 @@ def test_the_model_text_of_hostile_units_is_linear():
         assert time.perf_counter() - start < 2.0
     assert teaching_run.model_text('a /* open\nb "c') == teaching_run.model_text('a /* open\nb "d')  # (all comment)
     assert teaching_run.model_text('x "open // c\ny') != teaching_run.model_text('x "open // d\ny')
+
+
+def test_a_reload_of_the_same_model_reuses_the_examples_and_an_edit_of_code_runs_them_again(catalog, tmp_path,
+                                                                                            monkeypatch):
+    """A serving process composes and runs nothing again when the model is the one it taught last (a comment saved),
+    and an edit of a unit's code is another model: composed and run again, also with the on-disk cache gone."""
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    teaching_run._TAUGHT.clear()
+    first, _ = teaching_run.teach(catalog, None, None)
+    composed: list[int] = []
+    real_compose = teaching_run.compose_all
+
+    def counting(cat):
+        composed.append(1)
+        return real_compose(cat)
+    monkeypatch.setattr(teaching_run, "compose_all", counting)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    unit = next(u for u in catalog.instructions if u.id in first and "\nbegin" in u.file.text)
+    path = tree / unit.path
+    path.write_text(path.read_text("utf-8") + "\n// saved while serving\n", "utf-8")
+    again, _ = teaching_run.teach(load_catalog(tree).catalog, None, None)
+    assert composed == []  # the same model: nothing composed, nothing run
+    assert {k: v.result for k, v in again.items()} == {k: v.result for k, v in first.items()}
+    again.clear()  # (what a caller does with the returned dicts is not the memo's)
+    assert teaching_run.teach(catalog, None, None)[0].keys() == first.keys()
+    path.write_text(path.read_text("utf-8").replace("\nbegin", "\nbegin\n    let x_teach = 1;", 1), "utf-8")
+    edited, _ = teaching_run.teach(load_catalog(tree).catalog, None, None)
+    assert composed == [1]
+    assert set(edited) == set(first)
