@@ -243,3 +243,44 @@ def test_a_reload_of_the_same_model_reuses_the_examples_and_an_edit_of_code_runs
     edited, _ = teaching_run.teach(load_catalog(tree).catalog, None, None)
     assert composed == [1]
     assert set(edited) == set(first)
+
+
+def test_a_save_of_code_runs_again_only_the_instructions_that_can_read_it(tmp_path, monkeypatch):
+    """A serving reload after a save of a unit's code keeps the results of every instruction whose scenarios
+    cannot reach the unit by name (teaching_keys), and gives exactly what a fresh run of the saved tree gives; a
+    save of the execution machinery every scenario enters runs them all again."""
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    runs: list[str] = []
+    real_run = teaching_run._run
+
+    def counting(runner, case):
+        runs.append(case["instruction"].get("asm") or case["instruction"].get("call"))
+        return real_run(runner, case)
+    monkeypatch.setattr(teaching_run, "_run", counting)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+
+    def teach(fresh: bool = False):
+        if fresh:  # as a new process: nothing kept
+            teaching_run._TAUGHT.clear()
+            teaching_run._LAST.clear()
+        runs.clear()
+        done, missing = teaching_run.teach(load_catalog(tree).catalog, None, None)
+        return {k: (v.scenario, v.result) for k, v in done.items()}, {k: v.reason for k, v in missing.items()}
+
+    first = teach(fresh=True)
+    every_run = len(runs)
+    unreached = tree / "asl/block/execution/BSTART.SFU.asl"  # (no other unit mentions its names)
+    unreached.write_text(unreached.read_text("utf-8").replace("\nbegin", "\nbegin\n    let x_teach = 1;", 1), "utf-8")
+    assert teach() == first and runs == []  # nothing ran again
+    assert teach(fresh=True) == first
+    machinery = tree / "asl/tile/model/dispatch/top-level.asl"
+    machinery.write_text(machinery.read_text("utf-8").replace("then x + y else", "then x - y else", 1), "utf-8")
+    kept_edited = teach()  # (the model taught last is the one before this save)
+    assert len(runs) == every_run
+    assert kept_edited == teach(fresh=True)
+    machinery.write_text(machinery.read_text("utf-8").replace("then x - y else", "then x + y else", 1), "utf-8")
+    assert teach() == first and len(runs) == every_run
