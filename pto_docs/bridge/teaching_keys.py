@@ -58,6 +58,16 @@ def _words(line: str) -> frozenset[str]:
     return found
 
 
+def scenarios_digest(catalog: Catalog, code_digest: str) -> str:
+    """sha256 of what composing the scenarios reads (teaching_run.compose_all): every unit's path and metadata
+    lines (its record, the assembler's forms and syntax) and the pto-docs code; not the units' code."""
+    digest = hashlib.sha256(f"teaching-scenarios {FORMAT}\0{code_digest}\0".encode())
+    for unit in sorted(catalog.units.values(), key=lambda u: u.path):
+        metadata = _facts(unit.path, unit.file.sha256, unit.file.text)[1]
+        digest.update(f"m\0{unit.path}\0{metadata}\n".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
 def instruction_keys(catalog: Catalog, generated: str | None, scenarios: Mapping[str, list],
                      code_digest: str, unit_digest) -> dict[str, str]:
     """unit id -> the key of that instruction's results (see the module's docstring). ``unit_digest(unit)``: the

@@ -180,7 +180,11 @@ _TAUGHT = Memo(__name__, "a model digest -> the taught and untaught instructions
 
 def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str) -> tuple[dict, dict]:
     from ..store import sealed_folder
-    scenarios = compose_all(catalog)
+    from .teaching_keys import scenarios_digest
+    composed = scenarios_digest(catalog, code_digest())
+    scenarios = _SCENARIOS.get(composed)
+    if scenarios is None:  # (a save of code composes nothing again)
+        scenarios = _SCENARIOS[composed] = compose_all(catalog)
     cache = sealed_folder(cache_dir)
     entry = f"teaching-{digest[:32]}.json"
     known: dict[str, dict] = {}
@@ -248,6 +252,8 @@ def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str) -> t
     return taught, untaught
 
 
+_SCENARIOS = Memo(__name__, "the digest of every unit's metadata lines (teaching_keys.scenarios_digest) -> every "
+                  "instruction's scenarios", limit=2)
 _LAST = Memo(__name__, "the model taught last in this process: (catalog, decoders, scenarios, each instruction's "
              "results by case digest), whose results a reload after a save of code may keep (teaching_keys)", limit=1)
 

@@ -240,9 +240,16 @@ def test_a_reload_of_the_same_model_reuses_the_examples_and_an_edit_of_code_runs
     again.clear()  # (what a caller does with the returned dicts is not the memo's)
     assert teaching_run.teach(catalog, None, None)[0].keys() == first.keys()
     path.write_text(path.read_text("utf-8").replace("\nbegin", "\nbegin\n    let x_teach = 1;", 1), "utf-8")
+    runs: list[int] = []
+    real_run = teaching_run._run
+    monkeypatch.setattr(teaching_run, "_run", lambda runner, case: runs.append(1) or real_run(runner, case))
+    teaching_run._LAST.clear()  # (nothing kept from the last model: teaching_keys' own test keeps some)
     edited, _ = teaching_run.teach(load_catalog(tree).catalog, None, None)
-    assert composed == [1]
+    assert composed == [] and runs  # the same metadata: the scenarios are the same; they run again
     assert set(edited) == set(first)
+    path.write_text(path.read_text("utf-8").replace("// PTO-", "// PTO-X", 1), "utf-8")  # (another record)
+    teaching_run.teach(load_catalog(tree).catalog, None, None)
+    assert composed == [1]
 
 
 def test_a_save_of_code_runs_again_only_the_instructions_that_can_read_it(tmp_path, monkeypatch):
