@@ -39,6 +39,7 @@ DECODERS = "@decoder@"
 
 _NAMES = Memo(__name__, "(unit path, sha256) -> the ASL names it declares and mentions, its metadata lines",
               limit=8192)
+_METADATA = Memo(__name__, "(unit path, sha256) -> its metadata lines (scenarios_digest)", limit=8192)
 _WORDS = Memo(__name__, "a line of a teaching case -> the words it mentions", limit=65536)
 
 
@@ -46,8 +47,7 @@ def _facts(path: str, sha: str, text: str) -> tuple[Names, str]:
     key = (path, sha)
     found = _NAMES.get(key)
     if found is None:
-        metadata = "\n".join(_METADATA_LINE.findall(text)) if "PTO-" in text else ""
-        found = _NAMES[key] = (names(text), metadata)
+        found = _NAMES[key] = (names(text), _metadata(path, sha, text))
     return found
 
 
@@ -63,9 +63,19 @@ def scenarios_digest(catalog: Catalog, code_digest: str) -> str:
     lines (its record, the assembler's forms and syntax) and the pto-docs code; not the units' code."""
     digest = hashlib.sha256(f"teaching-scenarios {FORMAT}\0{code_digest}\0".encode())
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
-        metadata = _facts(unit.path, unit.file.sha256, unit.file.text)[1]
-        digest.update(f"m\0{unit.path}\0{metadata}\n".encode("utf-8", "surrogatepass"))
+        digest.update(f"m\0{unit.path}\0{_metadata(unit.path, unit.file.sha256, unit.file.text)}\n"
+                      .encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _metadata(path: str, sha: str, text: str) -> str:
+    found = _NAMES.get((path, sha))
+    if found is not None:
+        return found[1]
+    found = _METADATA.get((path, sha))
+    if found is None:
+        found = _METADATA[(path, sha)] = "\n".join(_METADATA_LINE.findall(text)) if "PTO-" in text else ""
+    return found
 
 
 def instruction_keys(catalog: Catalog, generated: str | None, scenarios: Mapping[str, list],
