@@ -188,10 +188,31 @@ def compose_all(catalog: Catalog) -> dict[str, list[Scenario]]:
 def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None) -> tuple[dict, dict]:
     """(unit id -> :class:`Taught`, unit id -> :class:`Untaught`) of every instruction of a loaded, error-free tree
     whose ASL model links with ``generated`` (the decoders; None: it needs none)."""
+    digest = model_digest(catalog, generated)
+    held = _TAUGHT.get(digest)
+    if held is not None:  # (a serving reload after a save that left the model as it was: nothing to compose)
+        return dict(held[0]), dict(held[1])
+    taught, untaught = _teach(catalog, generated, cache_dir, digest)
+    if taught or untaught:
+        _TAUGHT[digest] = (dict(taught), dict(untaught))
+    return taught, untaught
+
+
+# the model digest covers every input of the scenarios (the units' metadata, which the assembler is made from, and
+# their code) and of their results (the decoders, the code that composes and runs them): equal digest, equal result
+_TAUGHT = Memo(__name__, "a model digest -> the taught and untaught instructions of that model (a serving "
+               "process reloads the same model after every save of a comment or of prose)", limit=2)
+
+
+def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str) -> tuple[dict, dict]:
     from ..store import sealed_folder
-    scenarios = compose_all(catalog)
+    from .teaching_keys import scenarios_digest
+    composed = scenarios_digest(catalog, code_digest())
+    scenarios = _SCENARIOS.get(composed)
+    if scenarios is None:  # (a save of code composes nothing again)
+        scenarios = _SCENARIOS[composed] = compose_all(catalog)
     cache = sealed_folder(cache_dir)
-    entry = f"teaching-{model_digest(catalog, generated)[:32]}.json"
+    entry = f"teaching-{digest[:32]}.json"
     known: dict[str, dict] = {}
     if cache is not None:
         payload = cache.load(entry)
@@ -205,8 +226,11 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
     fresh = 0
     taught: dict[str, Taught] = {}
     untaught: dict[str, Untaught] = {}
+    kept = _Kept(catalog, generated, scenarios)
+    results: dict[str, dict[str, dict]] = {}  # unit id -> its tried scenarios' results by case digest
     for unit in catalog.instructions:
         found = scenarios.get(unit.id) or []
+        used = results[unit.id] = {}
         if not found:
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
             continue
@@ -225,13 +249,14 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
             key = case_digest(case)
             result = known.get(key)
             if result is None:
-                if runner is None:
+                if runner is None:  # (also before a kept result is taken: the new model must link)
                     runner = _runner(catalog, generated, cache_dir, scenarios)
                     if isinstance(runner, str):
                         return {}, {u.id: Untaught(u.id, u.mnemonic or "", runner) for u in catalog.instructions}
-                result = _run(runner, case)
+                result = kept.result(unit.id, key) or _run(runner, case)
                 known[key] = result
                 fresh += 1
+            used[key] = result
             if visible(result):
                 from .teaching_check import disagreement
                 taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
@@ -252,12 +277,48 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
         elif unit.id not in taught:
             untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
     _borrow_for_aliases(catalog, taught, untaught)
+    _LAST["model"] = (catalog, generated, scenarios, results)
     if fresh and cache is not None:
         try:
             cache.save(entry, json.dumps(known, separators=(",", ":"), sort_keys=True).encode("utf-8"))
         except OSError:
             pass  # an unwritable cache costs a rerun next time
     return taught, untaught
+
+
+_SCENARIOS = Memo(__name__, "the digest of every unit's metadata lines (teaching_keys.scenarios_digest) -> every "
+                  "instruction's scenarios", limit=2)
+_LAST = Memo(__name__, "the model taught last in this process: (catalog, decoders, scenarios, each instruction's "
+             "results by case digest), whose results a reload after a save of code may keep (teaching_keys)", limit=1)
+
+
+class _Kept:
+    """The results of the model taught last that an instruction of this model may keep: those of an instruction
+    whose key (teaching_keys: the sources its scenarios can reach) is the same in both models. The keys are made
+    only when a scenario would otherwise run (a serving reload after a save of code), never on a first build."""
+
+    def __init__(self, catalog: Catalog, generated: str | None, scenarios) -> None:
+        self.catalog, self.generated, self.scenarios = catalog, generated, scenarios
+        self.kept: dict[str, dict[str, dict]] | None = None
+
+    def result(self, unit_id: str, key: str) -> dict | None:
+        if self.kept is None:
+            self.kept = self._match()
+        return (self.kept.get(unit_id) or {}).get(key)
+
+    def _match(self) -> dict[str, dict[str, dict]]:
+        last = _LAST.get("model")
+        if last is None or last[0] is self.catalog:
+            return {}
+        old = _instruction_keys(*last[:3])
+        new = _instruction_keys(self.catalog, self.generated, self.scenarios)
+        return {uid: results for uid, results in last[3].items() if uid in new and old.get(uid) == new[uid]}
+
+
+def _instruction_keys(catalog: Catalog, generated: str | None, scenarios) -> dict[str, str]:
+    from .teaching_keys import instruction_keys
+    return instruction_keys(catalog, generated, scenarios, code_digest(),
+                            lambda unit: _code_digest(unit.file.sha256, unit.file.text))
 
 
 def _borrow_for_aliases(catalog: Catalog, taught: dict, untaught: dict) -> None:

@@ -81,6 +81,7 @@ class SiteBuild(PageEvents):
         self.last_good: tuple[Path, BuildState] | None = None  # serving: the last spec root and tree state that built
         self.problems: list[str] | None = None  # serving a tree that fails validation: its diagnostics
         self.stamp: dict | None = None  # what the published site will be a build of (uptodate.py), when it may skip
+        self.up_to_date: str | None = None  # MkDocs' own `build --dirty` with nothing to do: the line that says so
         self.collections = FullCollectionPause()  # the primary build's: no full garbage collection until it ends
         self.default_cache: dict[Path, str | None] = {}  # spec root -> its folder in the user's cache (cache_dir)
 
@@ -303,6 +304,8 @@ class SiteBuild(PageEvents):
                                       else footer_identity(self.state.renderer.catalog, locale))
         if primary:
             self._skip_if_published(config)
+            if self.up_to_date is not None:  # (a build of no page: the navigation would name missing ones)
+                config["nav"] = None
         if primary and not self.in_place:
             _check_site_dir(config.site_dir, root, checked_by_caller=self.progress is not None)
             self.final_site_dir = os.path.abspath(config.site_dir)
@@ -318,7 +321,7 @@ class SiteBuild(PageEvents):
             jieba.setLogLevel(logging.WARNING)
         if primary and self.in_place and any(SEARCH_LANGUAGE[loc] == ["zh"] for loc in self.options.languages):
             serve.preload_jieba()
-        if primary:
+        if primary and self.up_to_date is None:
             from .languages import Languages
             self.languages = Languages(self, config)
             self.languages.start()
@@ -338,13 +341,15 @@ class SiteBuild(PageEvents):
                 "address the site is published at (e.g. site_url: https://example.org/pto-isa/) to get one")
 
     def _skip_if_published(self, config) -> None:
-        """``pto-docs build`` with nothing changed and the published site intact: raise SiteUpToDate (uptodate.py).
-        Otherwise note what this build's site will be a build of, for the next one."""
+        """``pto-docs build`` with nothing changed and the published site intact: raise SiteUpToDate (uptodate.py);
+        MkDocs' own ``build --dirty`` then builds nothing instead (:attr:`up_to_date`: no page, no further
+        language, a staging directory thrown away, the published site left as it is). Otherwise note what this
+        build's site will be a build of, for the next one."""
         from . import uptodate
         from .cache import build_signature
         from .tree_cache import TreeManifest
         cache_dir = self.cache_dir(config)
-        if not (self.command == "build" and self.progress is not None and cache_dir and self.digest
+        if not (self.command == "build" and (self.progress is not None or self.dirty) and cache_dir and self.digest
                 and uptodate.eligible(config)):
             return
         self.stamp = uptodate.stamp(digest=self.digest, signature=build_signature(config, self.here),
@@ -356,10 +361,12 @@ class SiteBuild(PageEvents):
         if any(m is None for m in manifests) or not uptodate.current(cache_dir, self.stamp, config.site_dir):
             return
         pages = sum(len(m.get("pages", ())) for m in manifests)
-        raise uptodate.SiteUpToDate(
-            f"pto-docs: {pages} pages in {len(manifests)} languages ({', '.join(self.options.languages)}): nothing "
-            f"changed since the last build and the site is as it left it, {time.monotonic() - self.start:.1f} s "
-            f"-> {os.path.abspath(config.site_dir)}")
+        message = (f"pto-docs: {pages} pages in {len(manifests)} languages ({', '.join(self.options.languages)}): "
+                   f"nothing changed since the last build and the site is as it left it, "
+                   f"{time.monotonic() - self.start:.1f} s -> {os.path.abspath(config.site_dir)}")
+        if self.progress is not None:
+            raise uptodate.SiteUpToDate(message)
+        self.up_to_date = message
 
     def load(self, config, root: Path) -> None:
         if self.locale is None:
@@ -442,6 +449,16 @@ class SiteBuild(PageEvents):
 
     # -- end of the build ------------------------------------------------------------------------------
     def post_build(self, config) -> None:
+        if self.up_to_date is not None:  # nothing was built: what MkDocs wrote into the staging directory goes
+            logging.getLogger("mkdocs").removeHandler(self.counter)
+            try:
+                if self.staging is not None:
+                    shutil.rmtree(self.staging, ignore_errors=True)
+                self.summary_text = self.up_to_date
+                current_progress().summary(self.summary_text)
+            finally:
+                self.collections.resume()
+            return
         output.prune_theme_assets(config.site_dir, SEARCH_LANGUAGE[self.here])
         written = self.written.finish() if self.written is not None else None
         logging.getLogger("mkdocs").removeHandler(self.counter)

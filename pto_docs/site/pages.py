@@ -72,6 +72,9 @@ class PageEvents:
 
     def files(self, files, config):
         from .cache import PageCache, build_signature
+        if self.up_to_date is not None:  # MkDocs' `build --dirty` with nothing changed: no file to build or copy
+            from mkdocs.structure.files import Files
+            return Files([])
         if self.search is not None and self.options.fast_search:  # after the search plugin's on_config
             from .speedups import search_fast
             search_fast.install(self.search, config.plugins)

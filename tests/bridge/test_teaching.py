@@ -292,3 +292,84 @@ def test_scenarios_are_composed_as_the_runner_asks_for_them(catalog, monkeypatch
     everything = list(found)
     assert len(found) == len(everything) > 3 * len(teaching.BUNDLE_PRELUDES) and found[-1] is everything[-1]
     assert len(composed) > 3  # the fallbacks too, once asked for
+
+
+def test_a_reload_of_the_same_model_reuses_the_examples_and_an_edit_of_code_runs_them_again(catalog, tmp_path,
+                                                                                            monkeypatch):
+    """A serving process composes and runs nothing again when the model is the one it taught last (a comment saved),
+    and an edit of a unit's code is another model: composed and run again, also with the on-disk cache gone."""
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    teaching_run._TAUGHT.clear()
+    first, _ = teaching_run.teach(catalog, None, None)
+    composed: list[int] = []
+    real_compose = teaching_run.compose_all
+
+    def counting(cat):
+        composed.append(1)
+        return real_compose(cat)
+    monkeypatch.setattr(teaching_run, "compose_all", counting)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    unit = next(u for u in catalog.instructions if u.id in first and "\nbegin" in u.file.text)
+    path = tree / unit.path
+    path.write_text(path.read_text("utf-8") + "\n// saved while serving\n", "utf-8")
+    again, _ = teaching_run.teach(load_catalog(tree).catalog, None, None)
+    assert composed == []  # the same model: nothing composed, nothing run
+    assert {k: v.result for k, v in again.items()} == {k: v.result for k, v in first.items()}
+    again.clear()  # (what a caller does with the returned dicts is not the memo's)
+    assert teaching_run.teach(catalog, None, None)[0].keys() == first.keys()
+    path.write_text(path.read_text("utf-8").replace("\nbegin", "\nbegin\n    let x_teach = 1;", 1), "utf-8")
+    runs: list[int] = []
+    real_run = teaching_run._run
+    monkeypatch.setattr(teaching_run, "_run", lambda runner, case: runs.append(1) or real_run(runner, case))
+    teaching_run._LAST.clear()  # (nothing kept from the last model: teaching_keys' own test keeps some)
+    edited, _ = teaching_run.teach(load_catalog(tree).catalog, None, None)
+    assert composed == [] and runs  # the same metadata: the scenarios are the same; they run again
+    assert set(edited) == set(first)
+    path.write_text(path.read_text("utf-8").replace("// PTO-", "// PTO-X", 1), "utf-8")  # (another record)
+    teaching_run.teach(load_catalog(tree).catalog, None, None)
+    assert composed == [1]
+
+
+def test_a_save_of_code_runs_again_only_the_instructions_that_can_read_it(tmp_path, monkeypatch):
+    """A serving reload after a save of a unit's code keeps the results of every instruction whose scenarios
+    cannot reach the unit by name (teaching_keys), and gives exactly what a fresh run of the saved tree gives; a
+    save of the execution machinery every scenario enters runs them all again."""
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    runs: list[str] = []
+    real_run = teaching_run._run
+
+    def counting(runner, case):
+        runs.append(case["instruction"].get("asm") or case["instruction"].get("call"))
+        return real_run(runner, case)
+    monkeypatch.setattr(teaching_run, "_run", counting)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+
+    def teach(fresh: bool = False):
+        if fresh:  # as a new process: nothing kept
+            teaching_run._TAUGHT.clear()
+            teaching_run._LAST.clear()
+        runs.clear()
+        done, missing = teaching_run.teach(load_catalog(tree).catalog, None, None)
+        return {k: (v.scenario, v.result) for k, v in done.items()}, {k: v.reason for k, v in missing.items()}
+
+    first = teach(fresh=True)
+    every_run = len(runs)
+    unreached = tree / "asl/block/execution/BSTART.SFU.asl"  # (no other unit mentions its names)
+    unreached.write_text(unreached.read_text("utf-8").replace("\nbegin", "\nbegin\n    let x_teach = 1;", 1), "utf-8")
+    assert teach() == first and runs == []  # nothing ran again
+    assert teach(fresh=True) == first
+    machinery = tree / "asl/tile/model/dispatch/top-level.asl"
+    machinery.write_text(machinery.read_text("utf-8").replace("then x + y else", "then x - y else", 1), "utf-8")
+    kept_edited = teach()  # (the model taught last is the one before this save)
+    assert len(runs) == every_run
+    assert kept_edited == teach(fresh=True)
+    machinery.write_text(machinery.read_text("utf-8").replace("then x - y else", "then x + y else", 1), "utf-8")
+    assert teach() == first and len(runs) == every_run

@@ -98,3 +98,40 @@ def test_a_damaged_stamp_is_a_build(tmp_path, tree):
     (tmp_path / "cache" / uptodate.STAMP).write_bytes(b"\xff{not json")
     assert "reused from the cache" in _build(tmp_path, tree)
     assert "nothing changed" in _build(tmp_path, tree)
+
+
+def _mkdocs_build_dirty(config_file: Path, site: Path) -> str:
+    """MkDocs' own `mkdocs build --dirty` (as its CLI runs it, in this process): the plugin's summary line."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    config = load_config(config_file=str(config_file), site_dir=str(site))
+    config.plugins.on_startup(command="build", dirty=True)
+    config.plugins["pto-docs"].progress = None  # (a `pto-docs build` of an earlier test in this process set one)
+    build(config, dirty=True)
+    return config.plugins["pto-docs"].summary_text
+
+
+def test_mkdocs_build_dirty_with_nothing_changed_builds_nothing_and_an_edit_builds_again(tmp_path, tree,
+                                                                                      monkeypatch):
+    """`pto-docs init` + `mkdocs build --dirty`: the second build with nothing changed neither loads the tree nor
+    writes, replaces or removes a file of the published site (it was 0.27x upstream's whole build on 0.58.3,
+    writing every page again); an edit of a unit, or of a file of the site, is built again."""
+    from tests.mkdocs_config import config_copy
+    config_file = config_copy(tmp_path, tree, cache_dir=tmp_path / "cache")
+    site = tmp_path / "site"
+    assert "reused from the cache" in _mkdocs_build_dirty(config_file, site)
+    assert (tmp_path / "cache" / uptodate.STAMP).is_file()
+    before = _entries(site)
+    with monkeypatch.context() as patched:
+        _refuse_loading(patched)
+        assert "nothing changed since the last build" in _mkdocs_build_dirty(config_file, site)
+    assert _entries(site) == before  # not one file written, replaced or removed
+    assert not [p for p in tmp_path.iterdir() if ".pto-build-" in p.name]  # no staging left
+    path = tree / "asl/tile/elementwise-tile-tile/arithmetic/TMUL.asl"
+    path.write_text(path.read_text("utf-8") + "// changed by mkdocs build --dirty\n", "utf-8")
+    assert "nothing changed" not in _mkdocs_build_dirty(config_file, site)
+    assert "changed by mkdocs build --dirty" in (site / PAGE).read_text("utf-8")
+    assert "changed by mkdocs build --dirty" in (site / "zh-CN" / PAGE).read_text("utf-8")
+    (site / PAGE).write_bytes(b"<p>edited by hand</p>")
+    assert "nothing changed" not in _mkdocs_build_dirty(config_file, site)
+    assert "changed by mkdocs build --dirty" in (site / PAGE).read_text("utf-8")
