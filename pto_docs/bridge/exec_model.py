@@ -147,11 +147,11 @@ class ModelRunner:
         program, probe = self.program, self.session.probe
         entry, arguments, decoded = self._entry(instruction)
         returns = program.returns_value(entry)
-        call = f"let __pto_docs_result = {entry}({arguments});" if returns else f"{entry}({arguments});"
+        call = f"let PTODocsCase_result = {entry}({arguments});" if returns else f"{entry}({arguments});"
         self.begin(case, [call])
         status, message = "ok", ""
         try:
-            program.call("__pto_docs_instruction")
+            program.call("PTODocsCase_instruction")
         except AslCompileError as exc:
             raise CaseProblem(f"the instruction cannot run: {exc}", "/instruction") from None
         except AslLimitError as exc:
@@ -192,12 +192,13 @@ class ModelRunner:
         setup = "".join(f"    {line.strip()}\n" for line in case.get("setup", ()))
         printed = "".join(f"    println({expr});\n" for expr in case.get("read", ()))
         body = "".join(f"    {call}\n" for call in calls)
-        text = (f"func __pto_docs_setup()\nbegin\n{reset}{setup}end;\n\n"
-                + (f"func __pto_docs_instruction()\nbegin\n{body}end;\n\n" if calls else "")
-                + f"func __pto_docs_read()\nbegin\n{printed}end;\n")
+        # (a statement list is never empty in ASL: ``pass;`` closes each, as ASLRef requires)
+        text = (f"func PTODocsCase_setup()\nbegin\n{reset}{setup}    pass;\nend;\n\n"
+                + (f"func PTODocsCase_instruction()\nbegin\n{body}end;\n\n" if calls else "")
+                + f"func PTODocsCase_read()\nbegin\n{printed}    pass;\nend;\n")
         session.restore()
-        wanted = ["__pto_docs_setup", "__pto_docs_instruction", "__pto_docs_read"] if calls else \
-            ["__pto_docs_setup", "__pto_docs_read"]
+        wanted = ["PTODocsCase_setup", "PTODocsCase_instruction", "PTODocsCase_read"] if calls else \
+            ["PTODocsCase_setup", "PTODocsCase_read"]
         try:
             session.link(text, "<case>", wanted)
         except AslSyntaxError as exc:
@@ -210,7 +211,7 @@ class ModelRunner:
                               "they may not end the subprogram they are run in or declare anything", "/setup") from None
         probe.clear()
         probe.enabled = False
-        self._call("__pto_docs_setup", "the setup", "/setup")
+        self._call("PTODocsCase_setup", "the setup", "/setup")
         probe.enabled = True
 
     def read(self, case: Mapping) -> dict[str, str]:
@@ -223,7 +224,7 @@ class ModelRunner:
         output.truncate()
         probe.enabled = False
         try:
-            self._call("__pto_docs_read", "a read expression", "/read")
+            self._call("PTODocsCase_read", "a read expression", "/read")
         finally:
             probe.enabled = True
         lines = output.getvalue().split("\n")

@@ -500,9 +500,9 @@ def _tile(out: Out, command: list[dict], tile: list[dict], rules: list[dict]) ->
         "    case family of")
     for family in TILE_DECODE_FAMILIES:
         out(f"        when TileDecode_{family} =>")
-        for i, op in enum:
-            if op["family"] == family:
-                out(f"            if code == {bits(_tile_code(op), 12)} then return {i}; end;")
+        tests = [f"            if code == {bits(_tile_code(op), 12)} then return {i}; end;"
+                 for i, op in enum if op["family"] == family]
+        out(*(tests or ["            pass;"]))  # (a family of no operation: a statement list is never empty)
     out("    end;", f"    return {count};", "end;", "")
     out.table(f"TileOperationDATRFieldApplicable({operation}, field: TileDATRField) => boolean", "operation",
               ((i, ret(" || ".join(f"field == TileDATRField_{f}" for f in op["datr_contract"]["allowed_nonzero_fields"])))

@@ -120,7 +120,7 @@ def case(setup=(), read=()) -> dict:
 
 
 def test_a_case_setup_cannot_close_its_subprogram_and_declare_its_own(tree, tmp_path):
-    setup = ["let z = H(60);", "end;", H.replace("\n", " "), "func __pto_docs_pad() begin"]
+    setup = ["let z = H(60);", "end;", H.replace("\n", " "), "func PTODocsCase_pad() begin"]
     code, out, err = exec_case(tmp_path, tree, case(setup))
     assert code == 2 and out == ""
     assert err.startswith(f"{tmp_path / 'case.json'}:1:1: error[EXEC-CASE]: the setup and the read expressions must "
@@ -131,7 +131,7 @@ def test_a_case_setup_cannot_close_its_subprogram_and_declare_its_own(tree, tmp_
 def test_a_setup_line_the_runtime_cannot_evaluate_is_a_located_case_error(tree, tmp_path):
     code, _, err = exec_case(tmp_path, tree, case(['let x : integer = 1 + "a";']))
     assert code == 2
-    assert re.match(re.escape(str(tmp_path / "case.json")) + r":1:1: error\[EXEC-CASE\]: the setup failed: <case>:1:1: in __pto_docs_setup: "
+    assert re.match(re.escape(str(tmp_path / "case.json")) + r":1:1: error\[EXEC-CASE\]: the setup failed: <case>:1:1: in PTODocsCase_setup: "
                     r"internal error: TypeError: unsupported operand", err), err
 
 
