@@ -66,17 +66,25 @@ def closure(units: Mapping[str, Names], roots: Iterable[str],
     wanted = set(roots)
     if prefixes:
         wanted.update(name for name in declaring if name.startswith(prefixes))
-    seen: set[str] = set(wanted)
+    seen: set[str] = set()
     found: set[str] = set()
-    todo = list(wanted)
-    while todo:
-        for key in declaring.get(todo.pop(), ()):
+    extend(units, declaring, found, seen, wanted)
+    return frozenset(found), frozenset(seen)
+
+
+def extend(units: Mapping[str, Names], declaring: Mapping[str, list[str]], found: set[str], seen: set[str],
+           todo: Iterable[str]) -> None:
+    """Add to ``found`` every key of ``units`` declaring a name reachable from the names ``todo`` (``declaring``:
+    name -> the keys declaring it; ``seen``: the names already followed; both sets grow)."""
+    stack = list(todo)
+    seen.update(stack)
+    while stack:
+        for key in declaring.get(stack.pop(), ()):
             if key not in found:
                 found.add(key)
                 new = units[key].mentioned - seen
                 seen |= new
-                todo.extend(new)
-    return frozenset(found), frozenset(seen)
+                stack.extend(new)
 
 
 # -- where each global name is declared (the documentation's identifier links) -----------------------------------

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from ..asl.names import WORD, Names, names
+from ..asl.names import extend as _extend
 from ..model.catalog import Catalog
 from ..store.memo import Memo
 
@@ -133,21 +134,6 @@ def _case_lines(case: Mapping) -> list[str]:
         parts.append(str(instruction["call"]))
         parts.extend(map(str, instruction.get("arguments", ())))
     return parts
-
-
-def _extend(facts: Mapping[str, Names], declaring: Mapping[str, list[str]], reached: set[str], seen: set[str],
-            todo: Iterable[str]) -> None:
-    """Add to ``reached`` every unit declaring a name reachable from ``todo`` (``seen``: the names already
-    followed; both grow)."""
-    stack = list(todo)
-    seen.update(stack)
-    while stack:
-        for path in declaring.get(stack.pop(), ()):
-            if path not in reached:
-                reached.add(path)
-                new = facts[path].mentioned - seen
-                seen |= new
-                stack.extend(new)
 
 
 _METADATA_LINE = re.compile(r"^[ \t]*// ?PTO-[^\n]*", re.M)
