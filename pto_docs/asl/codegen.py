@@ -112,30 +112,26 @@ class CodeGen:
     def view_type(self, e):
         """The resolved type node of ``e`` where the text gives it: a local or global declared with a type, or a
         field of one (a nested bitfield's ``{…}`` or type, a record field's type); else None. Only for a bitfield
-        name two declarations give (x_field)."""
-        tag, prog = e.tag, self.program
-        if tag == "var":
-            if e.name in self.locals:
-                known = self.__dict__.get("local_types", {}).get(e.name)
-                return known.ty if known is not None else None
-            decls = [d for d in prog.global_decls if d.name == e.name and d.ty is not None]
-            return _resolved(prog, decls[-1].ty) if decls else None
-        if tag != "field":
+        name two declarations give (x_field). Remembered per node: a chain ``x.a.b…`` costs its length once."""
+        memo = self.__dict__.setdefault("view_types", {})
+        chain = []
+        while e.tag == "field" and id(e) not in memo:
+            chain.append(e)
+            e = e.base
+        ty = memo[id(e)][1] if id(e) in memo else self._root_view_type(e)
+        for step in reversed(chain):
+            ty = _field_type(self.program, ty, step.name)
+            memo[id(step)] = (step, ty)  # (the node kept alive, so its id stays its own)
+        return ty
+
+    def _root_view_type(self, e):
+        if e.tag != "var":
             return None
-        holder = self.view_type(e.base)
-        if holder is None:
-            return None
-        if holder.tag == "bits":
-            field = _bitfield(holder, e.name)
-            if field is None:
-                return None
-            if field.sub:
-                return BitsType(None, field.sub)
-            return _resolved(prog, field.ty) if field.ty is not None else None
-        if holder.tag in ("record", "exception"):
-            typed = [f for f in holder.fields if f.name == e.name]
-            return _resolved(prog, typed[0].ty) if typed else None
-        return None
+        if e.name in self.locals:
+            known = self.__dict__.get("local_types", {}).get(e.name)
+            return known.ty if known is not None else None
+        decls = [d for d in self.program.global_decls if d.name == e.name and d.ty is not None]
+        return _resolved(self.program, decls[-1].ty) if decls else None
 
     def note_local(self, name: str, ty, init=None):
         """A local's static type from its declaration (None: not known)."""
@@ -383,6 +379,23 @@ def _resolved(program, ty):
         return program.types.resolve(ty)
     except AslCompileError:
         return None
+
+
+def _field_type(program, holder, name: str):
+    """The resolved type of field ``name`` of a value of type ``holder`` (None: not known)."""
+    if holder is None:
+        return None
+    if holder.tag == "bits":
+        field = _bitfield(holder, name)
+        if field is None:
+            return None
+        if field.sub:
+            return BitsType(None, field.sub)
+        return _resolved(program, field.ty) if field.ty is not None else None
+    if holder.tag in ("record", "exception"):
+        typed = [f for f in holder.fields if f.name == name]
+        return _resolved(program, typed[0].ty) if typed else None
+    return None
 
 
 def _bitfield(ty, name: str):
