@@ -1,9 +1,11 @@
 """Field access on values that are not records: bitfields of bitvector types (``bits(8) { [7:4] hi, [0] z }``,
 nested ``{ … }`` included) and tuple items (``t.item0``).
 
-There are no static types here, so a field of a bitvector is found at run time by its name and the value's
-width among every bitfield the program's named types and globals declare; a name that two declarations of one
-width place differently is an error. Generated code calls this only for names some bitfield declares or that
+A field of a bitvector is found at run time by its name and the value's width among every bitfield the
+program's named types and globals declare; a name that two declarations of one width place differently is an
+error there. Where two declarations give one name (``repeated``) and the text gives the static type of the
+value (codegen.CodeGen.bitfields_of), the generated code names the declaration itself (``view``, ``get_view``),
+as ASLRef's static type does. Generated code calls this only for names some bitfield declares or that
 read ``itemN``: a record field of any other name stays a plain dictionary lookup.
 """
 
@@ -22,6 +24,10 @@ class Bitfields:
         self.program = program
         self.declared: list[tuple] = []  # (width expression, fields) of each bitvector type with bitfields
         self.names: set[str] = set()
+        self.repeated: set[str] = set()  # names two or more bitfield declarations give
+        self.views: list = []  # BitField declarations generated code names by index (get_view)
+        self._view_index: dict[int, int] = {}
+        self._view_parts: list = []
         self._table: dict | None = None  # name -> width -> [(lo, width), ...] most significant first
 
     def note(self, ty):
@@ -41,6 +47,8 @@ class Bitfields:
 
     def _names(self, fields):
         for field in fields:
+            if field.name in self.names:
+                self.repeated.add(field.name)
             self.names.add(field.name)
             if field.sub:
                 self._names(field.sub)
@@ -70,6 +78,43 @@ class Bitfields:
                 by_width[width] = parts
             if sub:
                 self._add(table, comp, sum(w for _, w in parts), sub)
+
+    def view(self, field) -> int:
+        """The index ``get_view`` knows the declaration ``field`` (a BitField) by."""
+        j = self._view_index.get(id(field))
+        if j is None:
+            j = self._view_index[id(field)] = len(self.views)
+            self.views.append(field)
+            self._view_parts.append(None)
+        return j
+
+    def view_parts(self, v: BV, j: int):
+        parts = self._view_parts[j]
+        if parts is None:
+            from .compile_expr import ExprCompiler
+
+            slices = ExprCompiler(self.program, {}).slices(self.views[j].slices)
+            parts = self._view_parts[j] = [tuple(p) for p in slices([None])]
+        for lo, w in parts:
+            if lo < 0 or w < 0 or lo + w > v.width:
+                raise AslError(f"bitfield {self.views[j].name} [{lo}+:{w}] out of range of a {v.width}-bit value")
+        return parts
+
+    def get_view(self, v, j: int):
+        """``v.f`` where the static type of ``v`` declares ``f`` as ``views[j]``."""
+        if type(v) is not BV:
+            return self.get(v, self.views[j].name)
+        val, out, total = v.val, 0, 0
+        for lo, w in self.view_parts(v, j):
+            out = (out << w) | ((val >> lo) & ((1 << w) - 1))
+            total += w
+        return BV(out, total)
+
+    def set_view(self, v, j: int, x):
+        """``v.f = x`` where the static type of ``v`` declares ``f`` as ``views[j]`` (as ``set``)."""
+        if type(v) is not BV:
+            return self.set(v, self.views[j].name, x)
+        return self._write(v, self.views[j].name, self.view_parts(v, j), x)
 
     def parts(self, v: BV, name: str):
         parts = self.table().get(name, {}).get(v.width, False)
@@ -134,7 +179,9 @@ class Bitfields:
             return None
         if kind is not BV:
             raise AslError(f"cannot assign field {name} of a {_kind(v)} value")
-        parts = self.parts(v, name)
+        return self._write(v, name, self.parts(v, name), x)
+
+    def _write(self, v: BV, name: str, parts, x) -> BV:
         total = sum(w for _, w in parts)
         if type(x) is not BV or x.width != total:
             raise AslError(f"bitfield {name} is {total} bits wide; the value assigned is not")

@@ -23,7 +23,7 @@ from .static_kinds import (
     of_value,
 )
 from .stdlib import PRIMITIVES
-from .syntax import NamedType
+from .syntax import BitsType, NamedType
 from .values import BV
 
 NATIVE_BINARY = {"+": "+", "-": "-", "AND": "&", "OR": "|", "XOR": "^", "EOR": "^",
@@ -109,6 +109,30 @@ class CodeGen:
             return of_value(v, False) if v is not _NO else None
         return None
 
+    def view_type(self, e):
+        """The resolved type node of ``e`` where the text gives it: a local or global declared with a type, or a
+        field of one (a nested bitfield's ``{…}`` or type, a record field's type); else None. Only for a bitfield
+        name two declarations give (x_field). Remembered per node: a chain ``x.a.b…`` costs its length once."""
+        memo = self.__dict__.setdefault("view_types", {})
+        chain = []
+        while e.tag == "field" and id(e) not in memo:
+            chain.append(e)
+            e = e.base
+        ty = memo[id(e)][1] if id(e) in memo else self._root_view_type(e)
+        for step in reversed(chain):
+            ty = _field_type(self.program, ty, step.name)
+            memo[id(step)] = (step, ty)  # (the node kept alive, so its id stays its own)
+        return ty
+
+    def _root_view_type(self, e):
+        if e.tag != "var":
+            return None
+        if e.name in self.locals:
+            known = self.__dict__.get("local_types", {}).get(e.name)
+            return known.ty if known is not None else None
+        decls = [d for d in self.program.global_decls if d.name == e.name and d.ty is not None]
+        return _resolved(self.program, decls[-1].ty) if decls else None
+
     def note_local(self, name: str, ty, init=None):
         """A local's static type from its declaration (None: not known)."""
         types = self.__dict__.setdefault("local_types", {})
@@ -189,8 +213,13 @@ class CodeGen:
         return self.program.call_code(self, name, params, args)
 
     def x_field(self, e):
-        check_field(self.static_type(e.base), (e.name,), self.program.bitfields.special)
-        if self.program.bitfields.special(e.name):
+        bitfields = self.program.bitfields
+        check_field(self.static_type(e.base), (e.name,), bitfields.special)
+        if bitfields.special(e.name):
+            if e.name in bitfields.repeated:  # two declarations give this name: the static type tells which
+                field = _bitfield(self.view_type(e.base), e.name)
+                if field is not None:
+                    return f"_fldv({self.expr(e.base)}, {bitfields.view(field)})"
             return f"_fld({self.expr(e.base)}, {e.name!r})"
         return f"{self.expr(e.base)}[{e.name!r}]"
 
@@ -343,3 +372,37 @@ def _try(fn, *args):
         return fn(*args)
     except Exception:  # noqa: BLE001 - not foldable; the error is raised at run time
         return _NO
+
+
+def _resolved(program, ty):
+    try:
+        return program.types.resolve(ty)
+    except AslCompileError:
+        return None
+
+
+def _field_type(program, holder, name: str):
+    """The resolved type of field ``name`` of a value of type ``holder`` (None: not known)."""
+    if holder is None:
+        return None
+    if holder.tag == "bits":
+        field = _bitfield(holder, name)
+        if field is None:
+            return None
+        if field.sub:
+            return BitsType(None, field.sub)
+        return _resolved(program, field.ty) if field.ty is not None else None
+    if holder.tag in ("record", "exception"):
+        typed = [f for f in holder.fields if f.name == name]
+        return _resolved(program, typed[0].ty) if typed else None
+    return None
+
+
+def _bitfield(ty, name: str):
+    """The bitfield ``name`` a bitvector type node declares, or None."""
+    if ty is None or ty.tag != "bits":
+        return None
+    for field in ty.fields or ():
+        if field.name == name:
+            return field
+    return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .codegen import _NO, CodeGen
+from .codegen import _NO, CodeGen, _bitfield
 from .errors import AslCompileError
 from .static_kinds import Known, check_field, check_slice
 from .syntax import ArrayGet, Call, FieldGet, Var
@@ -298,6 +298,11 @@ class StmtGen(CodeGen):
         self.emit(d, f"{tmp} = {value}")
         setter = (f"_fldset({{}}, {lv.name!r}, {tmp})" if lv.tag == "lfield"
                   else f"_fldsets({{}}, {tuple(lv.names)!r}, {tmp})")
+        bitfields = self.program.bitfields
+        if lv.tag == "lfield" and lv.name in bitfields.repeated:  # as CodeGen.x_field: by the static type
+            field = _bitfield(self.view_type(_rvalue(holder_lv)), lv.name)
+            if field is not None:
+                setter = f"_fldsetv({{}}, {bitfields.view(field)}, {tmp})"
         if holder_lv.tag == "lfield" and self.program.bitfields.special(holder_lv.name):
             # x.f.g = v: the holder x.f may itself be a bitfield: change a copy of it, then store that as x.f
             inner, new = self.new_tmp(), self.new_tmp()

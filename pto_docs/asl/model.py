@@ -22,7 +22,7 @@ from .syntax import collections_paused
 
 UNIT_PREFIXES = ("// PTO-UNIT: ", "// PTO-INSTRUCTION: ")
 DECODER_NODE = "generated:decoders"
-CACHE_FORMAT = "pto-docs-asl-model-3"  # 3: nodes of syntax.py (2: plain tuples)
+CACHE_FORMAT = "pto-docs-asl-model-4"  # 4: a BitField keeps its type (3: nodes of syntax.py, 2: plain tuples)
 VALIDATION_FUNC = re.compile(r"^func (Validate[A-Za-z0-9_]+)\(\)\n.*?^end;\n", re.MULTILINE | re.DOTALL)
 
 

@@ -336,11 +336,12 @@ class Parser:
             slices = self.slice_list()
             name = self.ident()
             sub = self.bitfields() if self.peek() == "{" else None
+            ty = None
             if self.accept(":"):  # [16:1] time : bits(16) { [0] odd_even }: the type's bitfields are nested ones
                 ty = self.type_()
                 if ty.tag == "bits" and ty.fields and not sub:
                     sub = ty.fields
-            out.append(BitField(name, slices, sub))
+            out.append(BitField(name, slices, sub, ty))
             if not self.accept(","):
                 break
         self.expect("}")

@@ -121,7 +121,8 @@ class Program:
         self.global_writes = GlobalWrites(self)
         self.ns.update(G=self.G, K=self.codegen_consts, _D=self.dirty, _out=self.output, _B=self.steps,
                        _tick=self.tick, _fld=self.bitfields.get, _flds=self.bitfields.get_many,
-                       _fldset=self.bitfields.set, _fldsets=self.bitfields.set_many, _exc_type=self.exception_type_of)
+                       _fldv=self.bitfields.get_view, _fldset=self.bitfields.set, _fldsets=self.bitfields.set_many,
+                       _fldsetv=self.bitfields.set_view, _exc_type=self.exception_type_of)
         self.renew_budget()
         self.add(decls)
 

@@ -95,8 +95,8 @@ RealType = _node("RealType", "real", "", """``real``.""")
 StringType = _node("StringType", "string", "", """``string``.""")
 BitsType = _node("BitsType", "bits", "width fields", """``bits(width)`` (``bit`` is ``bits(1)``) with its named
 bitfields (a list of :class:`BitField`).""")
-BitField = _node("BitField", None, "name slices sub", """A named bitfield ``[slices] name``, with its own nested
-bitfields ``sub`` (a list, or None).""")
+BitField = _node("BitField", None, "name slices sub ty", """A named bitfield ``[slices] name``, with its own nested
+bitfields ``sub`` (a list, or None) and the type its text gives (``[29:0] view: ViewType``; None if none).""")
 ArrayType = _node("ArrayType", "array", "size elem", """``array [[size]] of elem`` (``size`` an expression, or
 the name of an enumeration).""")
 NamedType = _node("NamedType", "named", "name", """A type named by an identifier (declared by a ``type``).""")

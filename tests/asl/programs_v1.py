@@ -3,7 +3,8 @@ bitfields and tuple items, '++' on any values, the reach of 'as', globals initia
 writes through accessors and pragma, more of the standard library, the exception type of any thrown value,
 value semantics of arguments read from globals and of destructured stored tuples; then (written as an ASL author
 would) recurselimit, overlapping slices, value semantics through globals, arrays and tuples, exception types,
-overloads by static type, evaluation order, standard library edges, big loops that leave early."""
+overloads by static type, evaluation order, standard library edges, big loops that leave early, bitfield views
+of one width told apart by static type."""
 
 PROGRAMS_V1 = {
     "bitfields_and_tuple_items": """
@@ -881,6 +882,44 @@ begin
   A[[Bump()]] = G;
   println A[[0]], " ", G;
   return 0;
+end;
+""",
+    # two views of one width place one nested bitfield name differently: each access is resolved by the static
+    # type (a local, a global, a record field, a view given by a named type or by 'bits(6) {...}'), read and written
+    "bitfield_views_of_one_width_by_static_type": """
+type Mode0 of bits(6) { [5] TTA, [1:0] FP };
+
+type Reg of bits(16) {
+    [15] TOP,
+    [5:0] V0 { [0] TTA, [4:3] FP },
+    [11:6] V1: Mode0,
+    [5:0] V2: bits(6) { [2] TTA, [5:4] FP }
+};
+
+type Holder of record { r: Reg, n: integer };
+
+var GR: Reg = '1010011100101101';
+
+func main() => integer
+begin
+    var r: Reg = '0110110010110101';
+    println r.V0.TTA, " ", r.V1.TTA, " ", r.V2.TTA, " ", r.V0.FP, " ", r.V1.FP, " ", r.V2.FP;
+    println GR.V0.TTA, GR.V1.TTA, GR.V2.TTA, " ", GR.V1.FP;
+    r.V0.TTA = '0';
+    r.V1.TTA = '0';
+    r.V2.FP = '10';
+    println r;
+    GR.V1.FP = '01';
+    GR.V2.TTA = NOT GR.V2.TTA;
+    println GR;
+    var h: Holder;
+    h.r = r;
+    h.r.V1.TTA = '1';
+    h.r.V0.FP[0] = '1';
+    println h.r.V1.TTA, " ", h.r.V0.FP, " ", h.r;
+    let m: Mode0 = r.V1;
+    println m.TTA, " ", m.FP;
+    return 0;
 end;
 """,
 }
