@@ -143,6 +143,8 @@ def type_error_text(exc: BaseException) -> str | None:
         return f"{_kind(m[1])} where an integer is expected"
     if m := _FUNCTION.match(text):
         return f"{m[1]} cannot apply to {_kind(m[2])}"
+    if text == "not all arguments converted during string formatting":  # str % int: DIV's exactness, MOD
+        return "DIV or MOD on a string or an enumeration label"
     if m := _NOT_ITERABLE.match(text):
         return f"{_kind(m[1] or m[2])} where a tuple is expected"
     quoted = _QUOTED.findall(text)

@@ -80,8 +80,8 @@ def test_link_adds_exactly_the_named_subprograms_and_restore_takes_them_away():
 
 
 @pytest.mark.parametrize("text, names, reason", [
-    ("func Extra()\nbegin\nend;\nvar Other : integer = 1;\n", ["Extra"], "other"),
-    ("func Extra()\nbegin\nend;\n", ["Another"], "other"),
+    ("func Extra()\nbegin\n    pass;\nend;\nvar Other : integer = 1;\n", ["Extra"], "other"),
+    ("func Extra()\nbegin\n    pass;\nend;\n", ["Another"], "other"),
     ("func Bump() => integer\nbegin\n    return 0;\nend;\n", ["Bump"], "model"),
 ])
 def test_link_refuses_a_text_that_declares_more_or_other_things_and_adds_nothing(text, names, reason):

@@ -59,6 +59,9 @@ RUNTIME_CASES = [
      "    return S{b = 1};\nend;", "    let v = F().a;", "type error: the record has no field a"),
     ("func G() => integer\nbegin\n    return 3;\nend;", "    let v = G();\n    let w = v[0] :: '1';\n"
      "    let u = v :: '1';", "type error: an integer where a bitvector is expected"),
+    # (Hypothesis found it: DIV on an enumeration label reached Python's str % int)
+    ("type Colour of enumeration { RED, GREEN };\nfunc F(c: Colour) => integer\nbegin\n    return -(c DIV 7);\nend;",
+     "    let v = F(RED);", "type error: DIV or MOD on a string or an enumeration label"),
 ]
 
 
