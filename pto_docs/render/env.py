@@ -8,8 +8,8 @@ from functools import lru_cache
 import jinja2
 from markupsafe import Markup, escape
 
+from ..i18n.messages import CHECK_PREFIX, localise
 from ..model.prose import Prose
-from ..trace.messages import CHECK_PREFIX, localise
 from .resources import TEMPLATES_DIR
 
 __all__ = ["Prose", "check_message", "environment", "html_id", "md_text"]
@@ -32,7 +32,7 @@ def _code(value: str) -> str:
 
 def check_message(text: object, locale: str) -> Markup:
     """A model check's reason (the assembler's, the reference executor's bundle parser's) in ``locale``: through
-    its ``check_*`` template of trace/labels.yaml, its parameters as code; a reason no template makes stays English
+    its ``check_*`` template of i18n/report.yaml, its parameters as code; a reason no template makes stays English
     (``lang="en"``), as does every reason on an English page."""
     text = str(text)
     if locale != "en":

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..i18n.messages import say
 from ..model.catalog import Catalog
 from .lock import ReviewLock
-from .messages import say
 
 
 def example_pins(found: Mapping[str, Sequence]) -> dict[str, dict[str, list[str]]]:

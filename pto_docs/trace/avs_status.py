@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..i18n.messages import say
 from ..model.catalog import Catalog
-from .messages import say
 
 SCHEMA = "pto-docs.avs.v1"
 STATUSES = ("pass", "fail", "error", "stale", "missing", "needs-decoders")

@@ -24,12 +24,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n.messages import say
 from ..model.catalog import Catalog
 from ..model.frozen import canonical_sha256, sha256_text, thaw
 from ..model.translate_keys import resolve_pointer, subject_record
 from .hashing import CORE_RECORDERS, requirement_digest
 from .lock import LOCK_SCHEMA, ReviewLock
-from .messages import say
 
 CLEAN, SUSPECT, UNSTAMPED, REMOVED = "clean", "suspect", "unstamped", "removed"
 LINK_KINDS = ("adr-requirement", "adr-unit", "example-instruction", "requirement-unit", "test-requirement",

@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..i18n.messages import labels, localise
 from .hashing import STATUSES
-from .messages import labels, localise
 
 MAX_ROWS = 200
 LOCALES = ("en", "zh-CN")
@@ -203,7 +203,7 @@ def report_markdown(report: Mapping[str, Any], locale: str = "en", cards: bool =
 
 
 def _message(text: Any, locale: str) -> str:
-    """A message of the report in ``locale``: ours through labels.yaml (messages.py); the loader's diagnostics and
+    """A message of the report in ``locale``: ours through i18n/report.yaml (i18n/messages.py); the loader's diagnostics and
     an AVS point's own failure text stay English (lang=en)."""
     if locale == "en" or text is None:
         return _cell(text)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import __version__
+from ..i18n.messages import say
 from ..model.catalog import Catalog
 from ..model.frozen import canonical_json, canonical_sha256, thaw
 from ..model.translate_keys import subject_record
@@ -27,7 +28,6 @@ from .links import (
     translation_id,
 )
 from .lock import LOCK_NAME, LockError, ReviewLock, read_lock
-from .messages import say
 
 REPORT_SCHEMA = "pto-docs.traceability.v1"
 AUTO = "auto"

@@ -1,6 +1,6 @@
 """Issue 33: generated messages in the page's language. The model checks' reasons (the assembler's and the reference
 executor's bundle parser's; a finding's detail) and the AVS messages of the report are templates of
-trace/labels.yaml: the English text is what the code printed before (its f-strings are the templates' shapes), the
+i18n/report.yaml: the English text is what the code printed before (its f-strings are the templates' shapes), the
 zh-CN page reads the parameters back and says the rest in Chinese."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pto_docs.i18n.messages import CHECK_PREFIX, PREFIX, labels, localise
 from pto_docs.trace import build_report, report_markdown
-from pto_docs.trace.messages import CHECK_PREFIX, PREFIX, labels, localise
 
 REPO = Path(__file__).resolve().parents[2]
 # where the checks' reasons are made: (file, the calls whose first argument is a reason, functions returning them)

@@ -143,7 +143,7 @@ def test_markdown_renders_for_the_stamped_catalog_in_both_languages():
     from pto_docs.bridge.examples import worked_examples
     from pto_docs.trace import build_report, report_markdown
 
-    labels = yaml.safe_load((Path(__file__).resolve().parents[2] / "pto_docs/trace/labels.yaml").read_text("utf-8"))
+    labels = yaml.safe_load((Path(__file__).resolve().parents[2] / "pto_docs/i18n/report.yaml").read_text("utf-8"))
     assert set(labels["en"]) == set(labels["zh-CN"])
     result = load_catalog(Path(__file__).resolve().parents[2] / "catalog")
     report = build_report(result.catalog, result.tree, worked_examples(result.catalog))
@@ -195,11 +195,11 @@ def test_the_site_page_tables_are_phone_cards_with_labelled_cells(traced):
 
 
 def test_zh_cn_report_page_says_the_generated_messages_in_chinese(traced):
-    """Issue 33: the report's own messages (trace/messages.py templates) are Chinese on the zh-CN page, their
+    """Issue 33: the report's own messages (i18n/messages.py templates) are Chinese on the zh-CN page, their
     parameters kept as escaped text; a message that is not ours (the loader's) stays English, marked lang="en"."""
     import string
 
-    from pto_docs.trace.messages import labels, say
+    from pto_docs.i18n.messages import labels, say
     trace = traced / "spec/evidence/release-traceability-readiness.json"
     doc = json.loads(trace.read_text())
     doc["sources"]["spec/evidence/instruction-contract-closure.json"] = "f" * 64

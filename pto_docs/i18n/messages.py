@@ -1,4 +1,4 @@
-"""The report's generated messages: one template per kind in labels.yaml (``msg_*``, both languages), the English
+"""The report's generated messages: one template per kind in report.yaml (``msg_*``, both languages), the English
 one formatted into the report (its JSON and the CLI's findings stay English), and read back on a page in another
 language: the parameters are recovered from the English text by the same template (format and parse are one
 source), then put into that language's template as text (escaped by the caller). Messages that are not ours
@@ -24,8 +24,8 @@ CHECK_PREFIX = "check_"
 
 @cache
 def labels(locale: str) -> Mapping[str, str]:
-    """The report page's labels in ``locale`` (labels.yaml; English where a key has no translation)."""
-    data = yaml.safe_load(resources.files("pto_docs.trace").joinpath("labels.yaml").read_text("utf-8"))
+    """The report page's labels in ``locale`` (report.yaml; English where a key has no translation)."""
+    data = yaml.safe_load(resources.files("pto_docs.i18n").joinpath("report.yaml").read_text("utf-8"))
     if locale not in data:
         raise KeyError(f"no labels for locale {locale!r} (have {', '.join(sorted(data))})")
     return {**data["en"], **data[locale]}
@@ -53,7 +53,7 @@ def _templates(prefix: str = PREFIX) -> tuple[tuple[str, tuple[str, ...], tuple[
                 fields.append(field)
                 literals.append("")
         if any(not lit for lit in literals[1:-1]):
-            raise ValueError(f"labels.yaml {key}: two parameters side by side cannot be read back")
+            raise ValueError(f"report.yaml {key}: two parameters side by side cannot be read back")
         out.append((key, tuple(literals), tuple(fields)))
     # the longest literal text first: a template that is all parameters ("{basis}: now …") is tried after others
     return tuple(sorted(out, key=lambda t: -sum(len(re.escape(lit)) for lit in t[1])))
