@@ -405,3 +405,16 @@ def test_a_run_shared_by_two_processes_composes_what_one_run_does(catalog, monke
     with teaching_run.sharing(teaching_run.Share(lambda uid: uid not in theirs, others=dict)):  # a failed worker
         assert _shown(teaching_run.teach(catalog, None)) == alone
     assert len(ran) == here_runs + worker_runs
+
+
+def test_linking_the_runner_composes_no_scalar_scenario(catalog, monkeypatch):
+    """The runner's entry points are the subprograms tile scenarios call; finding them must not compose every
+    scalar instruction's fallback scenarios (on 0.58.3 a tenth of a first build's teaching run)."""
+    scenarios = teaching_run.compose_all(catalog)
+    scalar = [uid for uid in scenarios if catalog.units[uid].surface != "tile"]
+    assert scalar
+    composed = []
+    real = teaching._compose
+    monkeypatch.setattr(teaching, "_compose", lambda *a, **k: composed.append(a[4]) or real(*a, **k))
+    runner = teaching_run._runner(catalog, None, None, scenarios)
+    assert not isinstance(runner, str) and composed == []
