@@ -11,7 +11,6 @@ build in either language, and every later build of the same model, reads them in
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
@@ -223,120 +222,68 @@ def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str) -> t
                 known = loaded if isinstance(loaded, dict) else {}
             except (UnicodeDecodeError, ValueError):
                 known = {}
-    state = {"runner": None, "fresh": 0}
+    runner = None
+    fresh = 0
     taught: dict[str, Taught] = {}
     untaught: dict[str, Untaught] = {}
     kept = _Kept(catalog, generated, scenarios)
     results: dict[str, dict[str, dict]] = {}  # unit id -> its tried scenarios' results by case digest
-
-    def result_of(unit, case: dict, key: str):
-        result = known.get(key)
-        if result is None:
-            if state["runner"] is None:  # (also before a kept result is taken: the new model must link)
-                state["runner"] = _runner(catalog, generated, cache_dir, scenarios)
-            if isinstance(state["runner"], str):
-                return None
-            result = kept.result(unit.id, key) or _run(state["runner"], case)
-            known[key] = result
-            state["fresh"] += 1
-        return result
-
-    share = _SHARING[-1] if _SHARING else None
-    if share is not None:  # a first build's run shared by two processes: this one searches its units first
-        ran = set(known)
-        units = list(catalog.instructions)
-        for unit in reversed(units) if share.part else units:  # (the worker from the end, the other from the start)
-            if share.claim(unit.id) and not _search(unit, scenarios.get(unit.id) or [], result_of, {}, {}, {}):
-                break
-        if share.part:  # (the worker: its results go to the process that composes them)
-            share.found = {key: value for key, value in known.items() if key not in ran}
-            return {}, {}
-        for key, value in share.others().items():
-            known.setdefault(key, value)
     for unit in catalog.instructions:
-        if not _search(unit, scenarios.get(unit.id) or [], result_of, taught, untaught, results):
-            return {}, {u.id: Untaught(u.id, u.mnemonic or "", state["runner"]) for u in catalog.instructions}
+        found = scenarios.get(unit.id) or []
+        used = results[unit.id] = {}
+        if not found:
+            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
+            continue
+        last = ""
+        faulting = None  # the first scenario that raised the instruction's own fault (a fault example)
+        quiet = None  # the first that completed without a fault and changed no architectural state (a hint)
+        in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
+        runs = 0
+        for tried, scenario in enumerate(found):
+            if scenario.in_bundle and not in_block:
+                continue
+            if runs == MAX_RUNS:
+                break
+            runs += 1
+            case = scenario.case()
+            key = case_digest(case)
+            result = known.get(key)
+            if result is None:
+                if runner is None:  # (also before a kept result is taken: the new model must link)
+                    runner = _runner(catalog, generated, cache_dir, scenarios)
+                    if isinstance(runner, str):
+                        return {}, {u.id: Untaught(u.id, u.mnemonic or "", runner) for u in catalog.instructions}
+                result = kept.result(unit.id, key) or _run(runner, case)
+                known[key] = result
+                fresh += 1
+            used[key] = result
+            if visible(result):
+                from .teaching_check import disagreement
+                taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
+                break
+            if scenario.hint and completed(result):  # a prefetch completed: that it changes nothing is its example
+                taught[unit.id] = Taught(scenario, result, tried)
+                break
+            last = last or _why(result)  # the first scenario's reason: the later ones are retries
+            if faulting is None and own_fault(result, reserved(scenario)):
+                faulting = Taught(scenario, result, tried)
+            if quiet is None and completed(result):
+                quiet = Taught(scenario, result, tried)
+            in_block = in_block or result.get("fault") == "Fault_BundleControl"
+        if unit.id not in taught and faulting is not None:
+            taught[unit.id] = faulting
+        elif unit.id not in taught and quiet is not None and is_hint(unit):
+            taught[unit.id] = quiet  # no effect to show (PRF): the page says so
+        elif unit.id not in taught:
+            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
     _borrow_for_aliases(catalog, taught, untaught)
     _LAST["model"] = (catalog, generated, scenarios, results)
-    if state["fresh"] and cache is not None:
+    if fresh and cache is not None:
         try:
             cache.save(entry, json.dumps(known, separators=(",", ":"), sort_keys=True).encode("utf-8"))
         except OSError:
             pass  # an unwritable cache costs a rerun next time
     return taught, untaught
-
-
-def _search(unit, found: list[Scenario], result_of, taught: dict, untaught: dict, results: dict) -> bool:
-    """Try ``unit``'s scenarios in order until one has a visible effect (``result_of(unit, case, key)``: the
-    result of a case, None when the model cannot be linked: then False). Records the unit in ``taught`` or
-    ``untaught`` and its tried results in ``results``."""
-    used = results[unit.id] = {}
-    if not found:
-        untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
-        return True
-    last = ""
-    faulting = None  # the first scenario that raised the instruction's own fault (a fault example)
-    quiet = None  # the first that completed without a fault and changed no architectural state (a hint)
-    in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
-    runs = 0
-    for tried, scenario in enumerate(found):
-        if scenario.in_bundle and not in_block:
-            continue
-        if runs == MAX_RUNS:
-            break
-        runs += 1
-        case = scenario.case()
-        key = case_digest(case)
-        result = result_of(unit, case, key)
-        if result is None:
-            return False
-        used[key] = result
-        if visible(result):
-            from .teaching_check import disagreement
-            taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
-            break
-        if scenario.hint and completed(result):  # a prefetch completed: that it changes nothing is its example
-            taught[unit.id] = Taught(scenario, result, tried)
-            break
-        last = last or _why(result)  # the first scenario's reason: the later ones are retries
-        if faulting is None and own_fault(result, reserved(scenario)):
-            faulting = Taught(scenario, result, tried)
-        if quiet is None and completed(result):
-            quiet = Taught(scenario, result, tried)
-        in_block = in_block or result.get("fault") == "Fault_BundleControl"
-    if unit.id not in taught and faulting is not None:
-        taught[unit.id] = faulting
-    elif unit.id not in taught and quiet is not None and is_hint(unit):
-        taught[unit.id] = quiet  # no effect to show (PRF): the page says so
-    elif unit.id not in taught:
-        untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
-    return True
-
-
-class Share:
-    """One of two processes' part in a first build's teaching run (site/load_helper.py): ``claim(unit_id)`` says
-    whether this process searches the unit (each unit is claimed by exactly one). The ``part`` process (the
-    worker) keeps its fresh results in ``found`` and composes nothing; the other searches its own units, then
-    takes ``others()`` (the worker's ``found``; ``{}`` when it failed: the units left are searched here) and
-    composes every instruction's example as an unshared run would, from the same results."""
-
-    def __init__(self, claim, part: bool = False, others=None) -> None:
-        self.claim, self.part = claim, part
-        self.others = others or dict
-        self.found: dict[str, dict] = {}
-
-
-_SHARING: list[Share] = []  # the share of the run of this process, set only around one teach call (sharing)
-
-
-@contextlib.contextmanager
-def sharing(share: Share):
-    """Teaching runs inside the block take ``share``'s part (:class:`Share`)."""
-    _SHARING.append(share)
-    try:
-        yield share
-    finally:
-        _SHARING.pop()
 
 
 _SCENARIOS = Memo(__name__, "the digest of every unit's metadata lines (teaching_keys.scenarios_digest) -> every "

@@ -29,13 +29,12 @@ import os
 
 from ..analysis.sitedata import SiteData
 from ..analysis.state import semantics_findings
-from ..bridge import teaching_run
 from ..model.catalog import Catalog
 from ..render import routes
 from ..runtime.workers import pool_options
 from ..sources.tree import SpecTree
 
-_LENDING: list = []  # (catalog, tree, meeting, teach, teaching meeting) the forked worker reads: set only around the first submit
+_LENDING: list = []  # (catalog, tree, meeting) the forked worker reads: set only around the first submit
 
 
 def semantics(catalog: Catalog) -> tuple:
@@ -44,25 +43,19 @@ def semantics(catalog: Catalog) -> tuple:
 
 
 def _semantics_task() -> tuple:
-    catalog, _tree, _meeting, _teach, _teach_meeting = _LENDING[-1]
+    catalog, _tree, _meeting, _teach = _LENDING[-1]
     return semantics(catalog)
 
 
-def _teaching_task() -> tuple | dict:
-    """Every instruction's executed example (api.teach through the build's runner), made by the worker; with a
-    meeting of the instructions, only the results of the worker's share of the run, which this process composes
-    (Helper.teaching)."""
-    catalog, _tree, _meeting, teach, meeting = _LENDING[-1]
-    if meeting is None:
-        return teach(catalog, quiet=True)
-    with teaching_run.sharing(teaching_run.Share(meeting.claim_back, part=True)) as share:
-        teach(catalog, quiet=True)
-    return share.found
+def _teaching_task() -> tuple:
+    """Every instruction's executed example (api.teach through the build's runner), made by the worker."""
+    catalog, _tree, _meeting, teach = _LENDING[-1]
+    return teach(catalog, quiet=True)
 
 
 def _parts_task():
     from ..render.pages import helper_parts
-    catalog, tree, meeting, _teach, _teach_meeting = _LENDING[-1]
+    catalog, tree, meeting, _teach = _LENDING[-1]
     return helper_parts(SiteData.trace_rows(catalog, tree), meeting.from_the_end())
 
 
@@ -85,17 +78,6 @@ class Meeting:
         with self.lock:
             if i < self.back.value:
                 self.front.value = max(self.front.value, i + 1)
-                return True
-            return False
-
-    def claim_back(self, unit_id: str) -> bool:
-        """The worker takes ``unit_id`` (units are claimed from the end), unless this process has it already."""
-        i = self.index.get(unit_id)
-        if i is None:
-            return False
-        with self.lock:
-            if i >= self.front.value:
-                self.back.value = min(self.back.value, i)
                 return True
             return False
 
@@ -126,7 +108,6 @@ class Helper:
         self.catalog, self.tree = catalog, tree
         self.teach = teach  # the build's teaching runner (site/build.py teaching_runner), or None
         self.teaching_future: cf.Future | None = None
-        self.teach_meeting: Meeting | None = None  # the instructions whose teaching runs the two processes share
         self._teaching: tuple | None = None
         self.pool: cf.ProcessPoolExecutor | None = None
         self.semantics_future: cf.Future | None = None
@@ -149,9 +130,7 @@ class Helper:
         if models and len(instructions) >= HELPER_MIN:
             self.meeting = Meeting(instructions, context)
         self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context, **pool_options())
-        if self.teach is not None:  # (the worker runs part of the teaching examples, this process the rest)
-            self.teach_meeting = Meeting([u.id for u in self.catalog.instructions], context)
-        _LENDING.append((self.catalog, self.tree, self.meeting, self.teach, self.teach_meeting))
+        _LENDING.append((self.catalog, self.tree, self.meeting, self.teach))
         try:
             self.semantics_future = self.pool.submit(_semantics_task)  # (the worker is forked here)
             if self.teach is not None:  # (then this, while this process checks the tree and makes models)
@@ -187,20 +166,13 @@ class Helper:
         if self._teaching is None:
             if self.teaching_future is not None and catalog is self.catalog:
                 self._parts_meanwhile(self.teaching_future)
-                share = teaching_run.Share(self.teach_meeting.claim, others=self._teaching_found)
-                with teaching_run.sharing(share):  # (this process runs its share, the worker the rest)
-                    self._teaching = self.teach(catalog)
+                try:
+                    self._teaching = self.teaching_future.result()
+                except Exception:  # noqa: BLE001 - a worker that failed costs time, never a page
+                    pass
             if self._teaching is None:
                 self._teaching = self.teach(catalog)
         return self._teaching
-
-    def _teaching_found(self) -> dict:
-        """The worker's share of the teaching results; ``{}`` when it failed (this process then runs the rest)."""
-        try:
-            found = self.teaching_future.result()
-        except Exception:  # noqa: BLE001 - a worker that failed costs time, never a page
-            return {}
-        return found if isinstance(found, dict) else {}
 
     def _parts_meanwhile(self, future: cf.Future | None = None) -> None:
         if self.meeting is None:

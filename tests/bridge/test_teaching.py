@@ -375,38 +375,6 @@ def test_a_save_of_code_runs_again_only_the_instructions_that_can_read_it(tmp_pa
     assert teach() == first and len(runs) == every_run
 
 
-def _shown(found: tuple) -> tuple:
-    taught, untaught = found
-    return ({uid: (t.scenario.asm, t.tried, t.result["digest"], t.finding, t.alias_of) for uid, t in taught.items()},
-            {uid: u.reason for uid, u in untaught.items()})
-
-
-def test_a_run_shared_by_two_processes_composes_what_one_run_does(catalog, monkeypatch):
-    """site/load_helper.py shares a first build's run between its worker (``part``: results only) and this process
-    (its own units, then the worker's results): the examples are those of one unshared run, each side runs only the
-    scenarios of its own units, and a worker that brought nothing (it failed) leaves the rest to this side."""
-    alone = _shown(teaching_run.teach(catalog, None))
-    ran = []
-    original = teaching_run._run
-    monkeypatch.setattr(teaching_run, "_run", lambda runner, case: ran.append(case) or original(runner, case))
-    ids = [u.id for u in catalog.instructions]
-    theirs = set(ids[len(ids) // 2:])
-    teaching_run._TAUGHT.clear()
-    with teaching_run.sharing(teaching_run.Share(lambda uid: uid in theirs, part=True)) as worker:
-        assert teaching_run.teach(catalog, None) == ({}, {})  # (the worker composes nothing)
-    worker_runs, ran[:] = len(ran), []
-    assert worker.found and worker_runs == len(worker.found)
-    teaching_run._TAUGHT.clear()
-    with teaching_run.sharing(teaching_run.Share(lambda uid: uid not in theirs, others=lambda: worker.found)):
-        assert _shown(teaching_run.teach(catalog, None)) == alone
-    here_runs, ran[:] = len(ran), []
-    assert here_runs and not {teaching_run.case_digest(c) for c in ran} & set(worker.found)
-    teaching_run._TAUGHT.clear()
-    with teaching_run.sharing(teaching_run.Share(lambda uid: uid not in theirs, others=dict)):  # a failed worker
-        assert _shown(teaching_run.teach(catalog, None)) == alone
-    assert len(ran) == here_runs + worker_runs
-
-
 def test_linking_the_runner_composes_no_scalar_scenario(catalog, monkeypatch):
     """The runner's entry points are the subprograms tile scenarios call; finding them must not compose every
     scalar instruction's fallback scenarios (on 0.58.3 a tenth of a first build's teaching run)."""

@@ -170,90 +170,18 @@ def test_a_meeting_gives_each_unit_to_exactly_one_side():
 
 
 def test_the_teaching_examples_run_in_the_worker_and_here_without_one(catalog_load):
-    """The build's teaching runner runs in the worker after the findings (the second core) with its share of the
-    instructions, and here with the rest once this process has checked the tree; a helper without a worker runs
-    it in this process alone."""
-    from pto_docs.bridge import teaching_run
+    """The build's teaching runner is the worker's task after the findings (the second core); a helper without a
+    worker runs it in this process."""
     calls = []
 
     def teach(catalog, quiet=False):
-        share = teaching_run._SHARING[-1] if teaching_run._SHARING else None
-        calls.append((os.getpid(), share is not None))  # (the worker's calls are in its own memory)
-        if share is not None and share.part:
-            share.found = {"pid": os.getpid(), "quiet": quiet}
-            return {}, {}
-        return {"pid": os.getpid(), "worker": share.others() if share is not None else None}, {}
+        calls.append(os.getpid())  # (the worker's calls are in its own memory)
+        return {"pid": os.getpid(), "quiet": quiet}, {}
     helper = load_helper.start(catalog_load.catalog, catalog_load.tree, models=False, teach=teach)
     try:
         taught, _missing = helper.teaching(catalog_load.catalog)
     finally:
         helper.close()
-    assert taught["pid"] == os.getpid() and calls == [(os.getpid(), True)]
-    assert taught["worker"]["pid"] != os.getpid() and taught["worker"]["quiet"]
+    assert taught["pid"] != os.getpid() and taught["quiet"] and not calls
     alone = load_helper.Helper(catalog_load.catalog, catalog_load.tree, teach)  # never started: no worker
-    assert alone.teaching(catalog_load.catalog)[0]["worker"] is None and calls[-1] == (os.getpid(), False)
-
-
-def _real_teach(catalog, quiet=False):
-    from pto_docs.bridge import teaching_run
-    return teaching_run.teach(catalog, None)
-
-
-def _shown(found: tuple) -> tuple:
-    taught, untaught = found
-    return ({uid: (t.scenario.asm, t.tried, t.result["digest"]) for uid, t in taught.items()},
-            {uid: u.reason for uid, u in untaught.items()})
-
-
-def test_the_worker_and_this_process_share_the_teaching_runs(catalog_load, monkeypatch):
-    """Both processes run scenarios (each instruction on one side only) and the examples are those of one run here;
-    a worker whose share fails leaves its instructions to this process, which still composes every example."""
-    from pto_docs.bridge import teaching_run
-    teaching_run._TAUGHT.clear()
-    alone = _shown(teaching_run.teach(catalog_load.catalog, None))
-    parent, ran, helpers = os.getpid(), [], []
-    original = teaching_run._run
-
-    def counted(runner, case):
-        if os.getpid() == parent:
-            ran.append(case)
-            meeting = helpers[-1].teach_meeting if helpers else None
-            import time
-            deadline = time.monotonic() + 60  # (here, the first run waits until the worker has taken one)
-            while meeting is not None and meeting.back.value == len(meeting.ids) and time.monotonic() < deadline:
-                time.sleep(0.01)
-        return original(runner, case)
-    monkeypatch.setattr(teaching_run, "_run", counted)
-    teaching_run._TAUGHT.clear()
-    teaching_run.teach(catalog_load.catalog, None)
-    total = len(ran)
-    for failing in (False, True):
-        if failing:
-            monkeypatch.setattr(load_helper, "_teaching_task", lambda: 1 / 0)
-        teaching_run._TAUGHT.clear()
-        ran.clear()
-        helper = load_helper.Helper(catalog_load.catalog, catalog_load.tree, _real_teach).start(models=False)
-        helpers[:] = [] if failing else [helper]  # (a failed worker takes nothing: no wait for it)
-        try:
-            assert _shown(helper.teaching(catalog_load.catalog)) == alone
-        finally:
-            helper.close()
-        assert len(ran) == total if failing else 0 < len(ran) < total
-
-
-def test_the_worker_claims_instructions_from_the_end_each_once():
-    import multiprocessing
-    context = multiprocessing.get_context("fork")
-    ids = [f"U{i}" for i in range(400)]
-    meeting = load_helper.Meeting(ids, context)
-    reader, writer = context.Pipe(duplex=False)
-
-    def worker():
-        writer.send([uid for uid in reversed(ids) if meeting.claim_back(uid)])
-    process = context.Process(target=worker)
-    process.start()
-    mine = [uid for uid in ids if meeting.claim(uid)]
-    theirs = reader.recv()
-    process.join()
-    assert sorted(mine + theirs) == sorted(ids) and not set(mine) & set(theirs)
-    assert mine == ids[:len(mine)] and theirs[::-1] == ids[len(mine):]
+    assert alone.teaching(catalog_load.catalog)[0]["pid"] == os.getpid() and calls == [os.getpid()]
