@@ -349,7 +349,11 @@ def findings(catalog: Catalog, taught: Mapping[str, Taught]) -> list:
 def _runner(catalog: Catalog, generated, cache_dir, scenarios):
     from ..asl.harness import failure_text
     from .exec_model import ModelRunner
-    calls = sorted({s.instruction["call"] for found in scenarios.values() for s in found if "call" in s.instruction})
+    # (only a tile scenario calls a subprogram: a scalar one is always {"asm": ...}; its scenarios, composed lazily,
+    # are not composed here for nothing: most instructions show their first)
+    calls = sorted({s.instruction["call"] for uid, found in scenarios.items()
+                    if uid in catalog.units and catalog.units[uid].surface == "tile"
+                    for s in found if "call" in s.instruction})
     try:
         runner = ModelRunner(catalog, generated, cache_dir, "ieee", tuple(calls))
     except Exception as exc:  # noqa: BLE001 - a model that cannot be linked: no example, said once

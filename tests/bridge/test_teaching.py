@@ -373,3 +373,16 @@ def test_a_save_of_code_runs_again_only_the_instructions_that_can_read_it(tmp_pa
     assert kept_edited == teach(fresh=True)
     machinery.write_text(machinery.read_text("utf-8").replace("then x - y else", "then x + y else", 1), "utf-8")
     assert teach() == first and len(runs) == every_run
+
+
+def test_linking_the_runner_composes_no_scalar_scenario(catalog, monkeypatch):
+    """The runner's entry points are the subprograms tile scenarios call; finding them must not compose every
+    scalar instruction's fallback scenarios (on 0.58.3 a tenth of a first build's teaching run)."""
+    scenarios = teaching_run.compose_all(catalog)
+    scalar = [uid for uid in scenarios if catalog.units[uid].surface != "tile"]
+    assert scalar
+    composed = []
+    real = teaching._compose
+    monkeypatch.setattr(teaching, "_compose", lambda *a, **k: composed.append(a[4]) or real(*a, **k))
+    runner = teaching_run._runner(catalog, None, None, scenarios)
+    assert not isinstance(runner, str) and composed == []
