@@ -18,12 +18,20 @@ STACK_BYTES = 512 * 1024 * 1024
 RECURSION_LIMIT = 200000
 
 
+_ON_BIG_STACK = threading.local()  # .on: this thread is one run_in_big_stack started
+
+
 def run_in_big_stack(fn, *args):
-    """Run ``fn(*args)`` in a thread with a large stack: deep ASL call chains nest many closures."""
+    """Run ``fn(*args)`` in a thread with a large stack: deep ASL call chains nest many closures. Called from such
+    a thread, it calls ``fn`` there (a loop of many runs, such as the teaching run, starts one thread, not one per
+    run: a thread's 512 MB stack is mapped afresh each time)."""
+    if getattr(_ON_BIG_STACK, "on", False):
+        return fn(*args)
     result: list = []
     error: list = []
 
     def target():
+        _ON_BIG_STACK.on = True
         try:
             result.append(fn(*args))
         except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
