@@ -43,7 +43,12 @@ def main(config_file: str) -> None:
     import mkdocs.commands.build as mkdocs_build
     from mkdocs.config import load_config
 
+    from pto_docs.bridge import teaching_run, teaching_split
     from pto_docs.site import languages, load_helper, rendering
+    wrap(teaching_run, "_runner")  # (linking the model for the teaching run)
+    wrap(teaching_split, "fork")
+    wrap(teaching_split.Share, "collect")  # (the teaching worker waits for its helper's share)
+    wrap(teaching_split.Share, "from_the_end")  # (in the helper: its share, from its start)
     for name in ("_semantics_task", "_teaching_task", "_parts_task"):
         wrap(load_helper, name)
     for name in ("semantics", "teaching", "parts"):

@@ -138,10 +138,12 @@ def run_avs(catalog, generated: str | None = None, **options) -> dict:
     return run_tree_avs(catalog, generated, **options)
 
 
-def teach(catalog, cache_dir=None) -> tuple[dict, dict]:
+def teach(catalog, cache_dir=None, split: bool = False) -> tuple[dict, dict]:
     """Every instruction's own executed teaching example (bridge.teaching_run.teach): (unit id -> Taught, unit id
     -> Untaught) of a loaded, error-free tree, run on its ASL model linked with pto-docs' own decoders under
-    ``ieee``; ({}, {}) for a tree without an ASL model. ``cache_dir``: a checked folder for the sealed results."""
+    ``ieee``; ({}, {}) for a tree without an ASL model. ``cache_dir``: a checked folder for the sealed results.
+    ``split``: share the runs with a forked helper once the model is linked (only from a process with no other
+    thread, such as a build's load worker)."""
     from .bridge.avs import generated_decoders, model_units
     from .bridge.avs import needs_decoders as needs
     from .bridge.teaching_run import teach as run
@@ -154,7 +156,7 @@ def teach(catalog, cache_dir=None) -> tuple[dict, dict]:
             generated = generated_decoders(catalog)
         except DecodersUnavailable:
             return {}, {}
-    return run(catalog, generated, cache_dir)
+    return run(catalog, generated, cache_dir, split=split)
 
 
 def needs_decoders(catalog) -> bool:

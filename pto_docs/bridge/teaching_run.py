@@ -185,14 +185,17 @@ def compose_all(catalog: Catalog) -> dict[str, list[Scenario]]:
     return {unit.id: unit_scenarios(catalog, assembler, unit) for unit in catalog.instructions}
 
 
-def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None) -> tuple[dict, dict]:
+def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None,
+          split: bool = False) -> tuple[dict, dict]:
     """(unit id -> :class:`Taught`, unit id -> :class:`Untaught`) of every instruction of a loaded, error-free tree
-    whose ASL model links with ``generated`` (the decoders; None: it needs none)."""
+    whose ASL model links with ``generated`` (the decoders; None: it needs none). With ``split`` (a first build's
+    load worker: a process with no other thread) the runs are shared with a helper forked once the model is linked
+    (teaching_split); the examples are the same."""
     digest = model_digest(catalog, generated)
     held = _TAUGHT.get(digest)
     if held is not None:  # (a serving reload after a save that left the model as it was: nothing to compose)
         return dict(held[0]), dict(held[1])
-    taught, untaught = _teach(catalog, generated, cache_dir, digest)
+    taught, untaught = _teach(catalog, generated, cache_dir, digest, split)
     if taught or untaught:
         _TAUGHT[digest] = (dict(taught), dict(untaught))
     return taught, untaught
@@ -204,7 +207,7 @@ _TAUGHT = Memo(__name__, "a model digest -> the taught and untaught instructions
                "process reloads the same model after every save of a comment or of prose)", limit=2)
 
 
-def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str) -> tuple[dict, dict]:
+def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str, split: bool = False) -> tuple[dict, dict]:
     from ..store import sealed_folder
     from .teaching_keys import scenarios_digest
     composed = scenarios_digest(catalog, code_digest())
@@ -222,68 +225,143 @@ def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str) -> t
                 known = loaded if isinstance(loaded, dict) else {}
             except (UnicodeDecodeError, ValueError):
                 known = {}
-    runner = None
-    fresh = 0
-    taught: dict[str, Taught] = {}
-    untaught: dict[str, Untaught] = {}
-    kept = _Kept(catalog, generated, scenarios)
-    results: dict[str, dict[str, dict]] = {}  # unit id -> its tried scenarios' results by case digest
-    for unit in catalog.instructions:
-        found = scenarios.get(unit.id) or []
-        used = results[unit.id] = {}
-        if not found:
-            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
-            continue
-        last = ""
-        faulting = None  # the first scenario that raised the instruction's own fault (a fault example)
-        quiet = None  # the first that completed without a fault and changed no architectural state (a hint)
-        in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
-        runs = 0
-        for tried, scenario in enumerate(found):
-            if scenario.in_bundle and not in_block:
-                continue
-            if runs == MAX_RUNS:
-                break
-            runs += 1
-            case = scenario.case()
-            key = case_digest(case)
-            result = known.get(key)
-            if result is None:
-                if runner is None:  # (also before a kept result is taken: the new model must link)
-                    runner = _runner(catalog, generated, cache_dir, scenarios)
-                    if isinstance(runner, str):
-                        return {}, {u.id: Untaught(u.id, u.mnemonic or "", runner) for u in catalog.instructions}
-                result = kept.result(unit.id, key) or _run(runner, case)
-                known[key] = result
-                fresh += 1
-            used[key] = result
-            if visible(result):
-                from .teaching_check import disagreement
-                taught[unit.id] = Taught(scenario, result, tried, disagreement(scenario, result))
-                break
-            if scenario.hint and completed(result):  # a prefetch completed: that it changes nothing is its example
-                taught[unit.id] = Taught(scenario, result, tried)
-                break
-            last = last or _why(result)  # the first scenario's reason: the later ones are retries
-            if faulting is None and own_fault(result, reserved(scenario)):
-                faulting = Taught(scenario, result, tried)
-            if quiet is None and completed(result):
-                quiet = Taught(scenario, result, tried)
-            in_block = in_block or result.get("fault") == "Fault_BundleControl"
-        if unit.id not in taught and faulting is not None:
-            taught[unit.id] = faulting
-        elif unit.id not in taught and quiet is not None and is_hint(unit):
-            taught[unit.id] = quiet  # no effect to show (PRF): the page says so
-        elif unit.id not in taught:
-            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", last or "no visible effect")
+    from ..asl.runner import run_in_big_stack
+    runs = _Runs(catalog, generated, cache_dir, scenarios, known, split)
+    try:  # (one thread with a big stack for every run, not one per run)
+        taught, untaught, results = run_in_big_stack(_examples, runs)
+    except _Unlinkable as exc:
+        return {}, {u.id: Untaught(u.id, u.mnemonic or "", str(exc)) for u in catalog.instructions}
+    finally:
+        runs.close()
     _borrow_for_aliases(catalog, taught, untaught)
     _LAST["model"] = (catalog, generated, scenarios, results)
-    if fresh and cache is not None:
+    if runs.fresh and cache is not None:
         try:
             cache.save(entry, json.dumps(known, separators=(",", ":"), sort_keys=True).encode("utf-8"))
         except OSError:
             pass  # an unwritable cache costs a rerun next time
     return taught, untaught
+
+
+def _examples(runs: _Runs) -> tuple[dict[str, Taught], dict[str, Untaught], dict[str, dict[str, dict]]]:
+    """(taught, untaught, unit id -> its tried scenarios' results by case digest) of every instruction, in order."""
+    taught: dict[str, Taught] = {}
+    untaught: dict[str, Untaught] = {}
+    results: dict[str, dict[str, dict]] = {}
+    for index, unit in enumerate(runs.units):
+        runs.reach(index)
+        found = runs.scenarios.get(unit.id) or []
+        if not found:
+            results[unit.id] = {}
+            untaught[unit.id] = Untaught(unit.id, unit.mnemonic or "", "no scenario could be composed from its syntax")
+            continue
+        outcome, results[unit.id] = _search(unit, found, runs.result)
+        (taught if isinstance(outcome, Taught) else untaught)[unit.id] = outcome
+    return taught, untaught, results
+
+
+def _search(unit, found, result) -> tuple[Taught | Untaught, dict[str, dict]]:
+    """One instruction's example: its scenarios tried in order (``result(unit id, case digest, case)`` gives each
+    one's result) until one shows an effect; and the results tried, by case digest."""
+    used: dict[str, dict] = {}
+    last = ""
+    faulting = None  # the first scenario that raised the instruction's own fault (a fault example)
+    quiet = None  # the first that completed without a fault and changed no architectural state (a hint)
+    in_block = False  # a scenario faulted for want of a block: the block-body retries are worth running
+    runs = 0
+    for tried, scenario in enumerate(found):
+        if scenario.in_bundle and not in_block:
+            continue
+        if runs == MAX_RUNS:
+            break
+        runs += 1
+        case = scenario.case()
+        key = case_digest(case)
+        got = used[key] = result(unit.id, key, case)
+        if visible(got):
+            from .teaching_check import disagreement
+            return Taught(scenario, got, tried, disagreement(scenario, got)), used
+        if scenario.hint and completed(got):  # a prefetch completed: that it changes nothing is its example
+            return Taught(scenario, got, tried), used
+        last = last or _why(got)  # the first scenario's reason: the later ones are retries
+        if faulting is None and own_fault(got, reserved(scenario)):
+            faulting = Taught(scenario, got, tried)
+        if quiet is None and completed(got):
+            quiet = Taught(scenario, got, tried)
+        in_block = in_block or got.get("fault") == "Fault_BundleControl"
+    if faulting is not None:
+        return faulting, used
+    if quiet is not None and is_hint(unit):
+        return quiet, used  # no effect to show (PRF): the page says so
+    return Untaught(unit.id, unit.mnemonic or "", last or "no visible effect"), used
+
+
+class _Unlinkable(Exception):
+    """The tree's ASL model cannot be linked (the message says why): no instruction has an example."""
+
+
+class _Runs:
+    """Where a scenario's result comes from: known (the sealed cache, or the helper's share), kept from the model
+    taught last, or run here on the model, linked when the first run is needed; with ``split``, a helper forked then
+    takes instructions from the end (teaching_split)."""
+
+    def __init__(self, catalog: Catalog, generated, cache_dir, scenarios, known: dict, split: bool) -> None:
+        self.catalog, self.generated, self.cache_dir, self.scenarios = catalog, generated, cache_dir, scenarios
+        self.units = list(catalog.instructions)
+        self.known, self.split = known, split
+        self.kept = _Kept(catalog, generated, scenarios)
+        self.runner = None
+        self.fresh = 0  # results not in the sealed cache (run here, kept or the helper's)
+        self.index = 0  # the unit this process is at
+        self.share = None  # (teaching_split.Share) while a helper runs
+        self.made: dict[str, dict] | None = None  # in the helper: the results it ran
+
+    def reach(self, index: int) -> None:
+        """This process goes on to unit ``index``: if the helper has it, the helper's results are taken first."""
+        self.index = index
+        if self.share is not None and not self.share.claim(index):
+            share, self.share = self.share, None
+            found = share.collect()
+            for key, result in found.items():
+                if key not in self.known:
+                    self.known[key] = result
+                    self.fresh += 1
+
+    def result(self, unit_id: str, key: str, case: dict) -> dict:
+        result = self.known.get(key)
+        if result is not None:
+            return result
+        if self.runner is None:  # (also before a kept result is taken: the new model must link)
+            self.runner = _runner(self.catalog, self.generated, self.cache_dir, self.scenarios)
+            if isinstance(self.runner, str):
+                raise _Unlinkable(self.runner)
+            if self.split:  # (a load worker, which ends with the build: the model lives as long as it does)
+                import gc
+
+                from .teaching_split import fork
+                gc.freeze()  # no full collection walks (and, in the helper, copies) the linked model again
+                self.share = fork(len(self.units), self.index + 1, self._helper)
+        result = self.kept.result(unit_id, key) or _run(self.runner, case)
+        self.known[key] = result
+        if self.made is not None:
+            self.made[key] = result
+        self.fresh += 1
+        return result
+
+    def _helper(self, share) -> dict[str, dict]:
+        """In the forked helper: the results of the scenarios of the units it takes from the end."""
+        self.made, self.share = {}, None
+        for index in share.from_the_end():
+            unit = self.units[index]
+            found = self.scenarios.get(unit.id) or []
+            if found:
+                _search(unit, found, self.result)
+        return self.made
+
+    def close(self) -> None:
+        if self.share is not None:  # (this process ran every unit itself, or failed: the helper is not waited for)
+            share, self.share = self.share, None
+            share.close()
 
 
 _SCENARIOS = Memo(__name__, "the digest of every unit's metadata lines (teaching_keys.scenarios_digest) -> every "

@@ -201,12 +201,12 @@ class SiteBuild(PageEvents):
         except OutputRefused as exc:
             raise PluginError(exc.format()) from None
 
-        def run(catalog, quiet: bool = False):
+        def run(catalog, quiet: bool = False, split: bool = False):
             from ..api import teach
             if self.locale is None and not quiet:
                 current_progress().stage("running every instruction's teaching example on the ASL model")
             with self.collections.suspended():
-                return teach(catalog, cache)
+                return teach(catalog, cache, split)
         return run
 
     def templates_cache(self, config):

@@ -15,6 +15,11 @@ shares the parsed catalog copy-on-write) runs two tasks meanwhile:
    instruction units from the end of the page order while this process builds models from the start
    (:class:`Meeting`), until the two meet; this process adopts what the worker made (SiteRenderer.prepare).
 
+With the build's teaching runner (``teach``), the pool has a second worker for the executed examples of every
+instruction (:func:`_teaching_task`): it links the spec's model while the first worker makes the findings, then
+shares the runs with a helper it forks (bridge/teaching_split.py), instead of waiting for the findings and running
+them on one core while this process, its checks done, waited idle (0.58.3: about 8 s of a first build).
+
 So this process checks the tree while the worker runs the model, and the two share the page models however long
 the first task took (seconds longer on a machine without the verdict cache). The pages are the same either way:
 a worker that fails (or a platform without fork) only means this process makes those parts itself.
@@ -48,9 +53,11 @@ def _semantics_task() -> tuple:
 
 
 def _teaching_task() -> tuple:
-    """Every instruction's executed example (api.teach through the build's runner), made by the worker."""
+    """Every instruction's executed example (api.teach through the build's runner), made by the second worker,
+    which shares the runs with a helper it forks once the model is linked (bridge/teaching_split.py: a pool
+    worker has no other thread)."""
     catalog, _tree, _meeting, teach = _LENDING[-1]
-    return teach(catalog, quiet=True)
+    return teach(catalog, quiet=True, split=True)
 
 
 def _parts_task():
@@ -129,7 +136,9 @@ class Helper:
         instructions = [u.id for u in units if u.is_instruction]
         if models and len(instructions) >= HELPER_MIN:
             self.meeting = Meeting(instructions, context)
-        self.pool = cf.ProcessPoolExecutor(max_workers=1, mp_context=context, **pool_options())
+        # (a second worker for the teaching run: it links the model while the first runs the findings' model)
+        workers = 2 if self.teach is not None else 1
+        self.pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, **pool_options())
         _LENDING.append((self.catalog, self.tree, self.meeting, self.teach))
         try:
             self.semantics_future = self.pool.submit(_semantics_task)  # (the worker is forked here)

@@ -174,14 +174,36 @@ def test_the_teaching_examples_run_in_the_worker_and_here_without_one(catalog_lo
     worker runs it in this process."""
     calls = []
 
-    def teach(catalog, quiet=False):
+    def teach(catalog, quiet=False, split=False):
         calls.append(os.getpid())  # (the worker's calls are in its own memory)
-        return {"pid": os.getpid(), "quiet": quiet}, {}
+        return {"pid": os.getpid(), "quiet": quiet, "split": split}, {}
     helper = load_helper.start(catalog_load.catalog, catalog_load.tree, models=False, teach=teach)
     try:
         taught, _missing = helper.teaching(catalog_load.catalog)
     finally:
         helper.close()
-    assert taught["pid"] != os.getpid() and taught["quiet"] and not calls
+    assert taught["pid"] != os.getpid() and taught["quiet"] and taught["split"] and not calls
     alone = load_helper.Helper(catalog_load.catalog, catalog_load.tree, teach)  # never started: no worker
     assert alone.teaching(catalog_load.catalog)[0]["pid"] == os.getpid() and calls == [os.getpid()]
+
+
+def test_the_teaching_run_starts_while_the_findings_are_made(catalog_load, monkeypatch):
+    """The teaching run has a worker of its own: it links the model while the other worker makes the
+    SEMANTICS-PROSE findings, rather than after them (a first build's critical path)."""
+    import time
+
+    def slow_findings(catalog):  # (run by a forked worker, which sees this module as patched here)
+        time.sleep(2.0)
+        return ("findings done", time.monotonic())
+    monkeypatch.setattr(load_helper, "semantics", slow_findings)
+
+    def teach(catalog, quiet=False, split=False):
+        return {"started": time.monotonic()}, {}
+    helper = load_helper.start(catalog_load.catalog, catalog_load.tree, models=False, teach=teach)
+    try:
+        taught, _missing = helper.teaching(catalog_load.catalog)
+        findings = helper.semantics()
+    finally:
+        helper.close()
+    assert findings[0] == "findings done"
+    assert taught["started"] < findings[1] - 1.0  # started while the findings were still being made
