@@ -49,10 +49,15 @@ def main(config_file: str) -> None:
     wrap(teaching_split, "fork")
     wrap(teaching_split.Share, "collect")  # (the teaching worker waits for its helper's share)
     wrap(teaching_split.Share, "from_the_end")  # (in the helper: its share, from its start)
+    wrap(teaching_split, "_payload")  # (in the helper: its share done, its results sent)
     for name in ("_semantics_task", "_teaching_task", "_parts_task"):
         wrap(load_helper, name)
     for name in ("semantics", "teaching", "parts"):
         wrap(load_helper.Helper, name)
+    from pto_docs.render import id_index, pages
+    wrap(id_index, "id_index_json")  # (this process, after the teaching run: the search box's id lookup)
+    wrap(pages.SiteRenderer, "__init__")
+    wrap(pages.SiteRenderer, "prepare")  # (every page model, the worker's parts adopted)
     wrap(languages, "_build_language")
     wrap(rendering, "build_state")
     wrap(mkdocs_build, "build")
