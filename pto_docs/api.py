@@ -143,7 +143,8 @@ def teach(catalog, cache_dir=None, split: bool = False) -> tuple[dict, dict]:
     -> Untaught) of a loaded, error-free tree, run on its ASL model linked with pto-docs' own decoders under
     ``ieee``; ({}, {}) for a tree without an ASL model. ``cache_dir``: a checked folder for the sealed results.
     ``split``: share the runs with a forked helper once the model is linked (only from a process with no other
-    thread, such as a build's load worker)."""
+    thread that ends with the build, such as a build's load worker: the linked model is frozen out of the garbage
+    collector's sight)."""
     from .bridge.avs import generated_decoders, model_units
     from .bridge.avs import needs_decoders as needs
     from .bridge.teaching_run import teach as run

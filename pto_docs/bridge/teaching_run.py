@@ -189,8 +189,9 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
           split: bool = False) -> tuple[dict, dict]:
     """(unit id -> :class:`Taught`, unit id -> :class:`Untaught`) of every instruction of a loaded, error-free tree
     whose ASL model links with ``generated`` (the decoders; None: it needs none). With ``split`` (a first build's
-    load worker: a process with no other thread) the runs are shared with a helper forked once the model is linked
-    (teaching_split); the examples are the same."""
+    load worker: a process with no other thread, which ends with the build) the runs are shared with a helper
+    forked once the model is linked (teaching_split), and the linked model is frozen out of the garbage
+    collector's sight; the examples are the same."""
     digest = model_digest(catalog, generated)
     held = _TAUGHT.get(digest)
     if held is not None:  # (a serving reload after a save that left the model as it was: nothing to compose)
