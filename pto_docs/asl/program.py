@@ -149,8 +149,14 @@ class Program:
 
     def _add_function(self, d):
         self.fn_counter += 1
+        self.add_function_again(Function(d, self, f"F{self.fn_counter}_{d.name}"))
+
+    def add_function_again(self, fn: Function) -> None:
+        """Declare ``fn`` (a :class:`Function` of this program, taken away since, e.g. by ``Session.restore``) as
+        ``add`` would its declaration, keeping its name in the namespace and so its code once compiled: the same
+        declaration compiled again in the same program would be the same code (``Session.link_parts``)."""
+        d = fn.decl
         self.global_writes.memo.clear()
-        fn = Function(d, self, f"F{self.fn_counter}_{d.name}")
         bucket = self.functions.setdefault(d.name, [])
         for i, other in enumerate(bucket):
             if other.arity == fn.arity and other.signature == fn.signature:

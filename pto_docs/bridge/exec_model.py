@@ -193,14 +193,15 @@ class ModelRunner:
         printed = "".join(f"    println({expr});\n" for expr in case.get("read", ()))
         body = "".join(f"    {call}\n" for call in calls)
         # (a statement list is never empty in ASL: ``pass;`` closes each, as ASLRef requires)
-        text = (f"func PTODocsCase_setup()\nbegin\n{reset}{setup}    pass;\nend;\n\n"
-                + (f"func PTODocsCase_instruction()\nbegin\n{body}end;\n\n" if calls else "")
-                + f"func PTODocsCase_read()\nbegin\n{printed}    pass;\nend;\n")
+        # (one part per subprogram: a part seen before at the same place is not parsed and compiled again)
+        parts = [f"func PTODocsCase_setup()\nbegin\n{reset}{setup}    pass;\nend;\n\n",
+                 *([f"func PTODocsCase_instruction()\nbegin\n{body}end;\n\n"] if calls else []),
+                 f"func PTODocsCase_read()\nbegin\n{printed}    pass;\nend;\n"]
         session.restore()
         wanted = ["PTODocsCase_setup", "PTODocsCase_instruction", "PTODocsCase_read"] if calls else \
             ["PTODocsCase_setup", "PTODocsCase_read"]
         try:
-            session.link(text, "<case>", wanted)
+            session.link_parts(parts, "<case>", wanted)
         except AslSyntaxError as exc:
             raise CaseProblem(f"the setup is not ASL: {exc}", "/setup") from None
         except LinkRefused as exc:
