@@ -36,7 +36,7 @@ from . import routes
 from .adr_links import front_links
 from .adr_links import rewrite as rewrite_adr_links
 from .classes import class_links
-from .env import Prose, environment
+from .env import Prose, compile_templates, environment
 from .evidence import evidence_view
 from .fragments import json_block
 from .heavy_html import HeavyBlocks
@@ -105,15 +105,16 @@ class SiteRenderer:
     the language; an ADR page's and an index page's inputs are the same without a unit file."""
 
     def __init__(self, data: SiteData, templates_dir: str | None = None, previous: SiteRenderer | None = None,
-                 id_index: bytes | None = None):
+                 id_index: bytes | None = None, env=None):
         """``data``: what the pages share, made by the analysis (analysis/state.py; SiteData.build);
-        ``id_index``: the id lookup of the search box when already made (else made when first needed)."""
+        ``id_index``: the id lookup of the search box when already made (else made when first needed); ``env``:
+        the page templates' environment (render/env.py environment) of ``templates_dir`` when already made."""
         catalog, tree = data.catalog, data.tree
         self.catalog = catalog
         self.data = data
         self.id_index: bytes | None = id_index
         self._avs_key = data.avs_key
-        self.env = environment(templates_dir)
+        self.env = env if env is not None else environment(templates_dir)
         self._models: dict[str, Any] = {}
         self._costly: dict[str, CostlyParts] = {}  # instruction units' costly model parts made by a helper process
         # ADR body Markdown (links rewritten) -> its safe HTML: the same for every language showing the same text,
@@ -431,14 +432,9 @@ class SiteRenderer:
         self.compile_templates()
 
     def compile_templates(self) -> None:
-        """Compile every page template now: the languages forked next share them instead of each compiling its
-        own (a twentieth of a language's build on the real tree)."""
-        import jinja2
-        for name in self.env.list_templates(extensions=("j2",)):
-            try:
-                self.env.get_template(name)
-            except (jinja2.TemplateError, OSError, UnicodeDecodeError):
-                pass  # reported as before, by the render that uses it (or by none: an unused file stays unused)
+        """Compile every page template now (render/env.py compile_templates; nothing to do for those of an
+        environment given compiled)."""
+        compile_templates(self.env)
 
     def adopt(self, costly: dict[str, CostlyParts], bodies: dict[str, Markup], highlighted: dict[str, str]) -> None:
         from .fragments import adopt_highlighted

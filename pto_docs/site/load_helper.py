@@ -169,12 +169,19 @@ class Helper:
                 self._semantics = semantics(self.catalog)
         return self._semantics
 
-    def teaching(self, catalog: Catalog) -> tuple:
+    def teaching(self, catalog: Catalog, meanwhile=None) -> tuple:
         """The worker's executed examples (made after the findings); this process makes costly model parts
-        meanwhile. Without a worker, or one that failed, this process runs them itself."""
+        meanwhile, then, if the worker is still running, calls ``meanwhile()`` (what the pages need that does not
+        depend on the examples; an exception it raises is ignored: its caller makes what it did not). Without a
+        worker, or one that failed, this process runs them itself."""
         if self._teaching is None:
             if self.teaching_future is not None and catalog is self.catalog:
                 self._parts_meanwhile(self.teaching_future)
+                if meanwhile is not None and not self.teaching_future.done():
+                    try:
+                        meanwhile()
+                    except Exception:  # noqa: BLE001 - made again by the caller, where a failure is reported
+                        pass
                 try:
                     self._teaching = self.teaching_future.result()
                 except Exception:  # noqa: BLE001 - a worker that failed costs time, never a page

@@ -50,6 +50,20 @@ class BuildState:
     analysis: Analysis | None = None
 
 
+def _while_teaching(early: dict, catalog, templates_dir: str | None, memo: LoadMemo) -> None:
+    """What a first build's renderer needs that does not depend on the teaching examples, made in ``early``
+    while the load worker runs them (this process would otherwise wait idle, and make these after): the page
+    templates' environment with every template compiled, and the id lookup of the worked examples the analysis
+    made (build_state uses it only when those are the examples of the site's data)."""
+    from ..analysis.sitedata import group_examples
+    from ..analysis.state import worked_examples
+    from ..render.env import compile_templates, environment
+    from ..render.id_index import id_index_json
+    early["env"] = compile_templates(environment(templates_dir))
+    examples = group_examples(worked_examples(catalog, memo))
+    early["id_index"] = (examples, id_index_json(catalog, examples))
+
+
 def build_state(root: str | Path, templates_dir: str | None = None, preread: dict | None = None,
                 avs: dict | None = None, states: TreeStates | None = None, avs_run=None,
                 parallel: bool = False, previous_release=None, teach_run=None) -> BuildState:
@@ -86,8 +100,12 @@ this one's history against."""
         helpers.append(load_helper.start(catalog, tree, teach=teach_run))
         return lambda: helpers[0].semantics(meanwhile=True)
 
+    early: dict = {}  # what this process made while the worker ran the teaching examples
+
     def teach(catalog):  # the worker's run when one started (the second core), else this process's
-        return helpers[0].teaching(catalog) if helpers else teach_run(catalog)
+        if not helpers:
+            return teach_run(catalog)
+        return helpers[0].teaching(catalog, meanwhile=lambda: _while_teaching(early, catalog, templates_dir, memo))
     try:
         analysis = analyse(path, memo=memo, previous=cached[1].result.tree if cached else None, preread=preread,
                            avs=avs, avs_run=avs_run, started=started if parallel else None,
@@ -98,9 +116,14 @@ this one's history against."""
         if analysis.site is not None:
             id_index = None
             if helpers:  # (the id lookup of the search box, made once rather than once per language)
-                from ..render.id_index import id_index_json
-                id_index = id_index_json(analysis.catalog, analysis.site.examples)
-            renderer = SiteRenderer(analysis.site, templates_dir, previous=previous, id_index=id_index)
+                made = early.get("id_index")
+                if made is not None and made[0] == analysis.site.examples:
+                    id_index = made[1]
+                else:
+                    from ..render.id_index import id_index_json
+                    id_index = id_index_json(analysis.catalog, analysis.site.examples)
+            renderer = SiteRenderer(analysis.site, templates_dir, previous=previous, id_index=id_index,
+                                    env=early.get("env"))
             if helpers:
                 renderer.prepare(made=helpers[0].made())  # every page model, on both cores
     finally:
