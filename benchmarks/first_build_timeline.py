@@ -54,8 +54,9 @@ def main(config_file: str) -> None:
         wrap(load_helper, name)
     for name in ("semantics", "teaching", "parts"):
         wrap(load_helper.Helper, name)
-    from pto_docs.render import id_index, pages
-    wrap(id_index, "id_index_json")  # (this process, after the teaching run: the search box's id lookup)
+    from pto_docs.render import env, id_index, pages
+    wrap(id_index, "id_index_json")  # (this process, while the teaching run runs: the search box's id lookup)
+    wrap(env, "compile_templates")  # (this process, while the teaching run runs: the page templates)
     wrap(pages.SiteRenderer, "__init__")
     wrap(pages.SiteRenderer, "prepare")  # (every page model, the worker's parts adopted)
     wrap(languages, "_build_language")
