@@ -139,8 +139,10 @@ def model_digest(catalog: Catalog, generated: str | None) -> str:
 # a unit's metadata lines (its syntax and encodings, which the scenarios and the decoders are made from): kept
 _METADATA = re.compile(r"^[ \t]*// ?PTO-[^\n]*", re.M)
 # a string literal (kept as written; one left open ends at its line's end) or a comment (one space; a block comment
-# left open runs to the end): every alternative ends where the next match may start, so hostile text is linear
-_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
+# left open runs to the end, as does one whose last character is a backslash): every alternative ends where the
+# next match may start, so hostile text is linear (without ``\\?`` a string ending in a lone backslash failed and
+# was tried again from every quote inside it: quadratic)
+_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|\\?$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
 
 
 def _kept(match: re.Match) -> str:

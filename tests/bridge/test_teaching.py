@@ -205,7 +205,8 @@ def test_the_model_digest_ignores_comments_but_not_code_or_metadata(catalog, tmp
 def test_the_model_text_of_hostile_units_is_linear():
     """A unit of a hostile tree cannot make the digest backtrack: open strings, open block comments, long runs."""
     import time
-    for hostile in ('\\"' * 200_000, "/*" * 200_000, " " * 400_000 + "x", '"' + "\\a" * 200_000, "\n " * 200_000):
+    for hostile in ('\\"' * 200_000, "/*" * 200_000, " " * 400_000 + "x", '"' + "\\a" * 200_000, "\n " * 200_000,
+                    '"\\' * 30_000):  # (a string ending in a lone backslash: 11 s before the fix, quadratic)
         start = time.perf_counter()
         teaching_run.model_text(hostile)
         assert time.perf_counter() - start < 2.0
