@@ -179,7 +179,10 @@ class Session:
         subprogram keeps no state between calls. Parts that are not so (a syntax error, anything declared but
         their one subprogram, one of the model's) are linked as the whole text, with its errors."""
         text = "".join(parts)
-        if len(parts) != len(names) or any(not part.endswith("\n") for part in parts[:-1]):
+        # (a part that names another part's subprogram is linked as the whole text: its compiled call would be bound
+        # to the subprogram of the case that compiled it first, not to this case's)
+        if len(parts) != len(names) or any(not part.endswith("\n") for part in parts[:-1]) \
+                or any(other in part for i, part in enumerate(parts) for j, other in enumerate(names) if i != j):
             self.link(text, path, names)
             return
         found: list = []  # per part: its Function seen before, or its new declaration

@@ -23,6 +23,7 @@ import select
 import signal
 import struct
 import time
+import warnings
 from collections.abc import Callable, Iterator
 
 MIN_LEFT = 24  # fewer instructions left to run than this: a fork is not worth its cost
@@ -135,7 +136,11 @@ def fork(count: int, front: int, work: Callable[[Share], dict[str, dict]]) -> Sh
     reader, writer = os.pipe()
     parent = os.getpid()
     try:
-        pid = os.fork()
+        with warnings.catch_warnings():
+            # (Python 3.12+ warns of a fork while another thread runs -- the big-stack thread this is called from;
+            # a warning turned into an error would leave the forked helper unreaped and its pipe open)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
     except OSError:
         os.close(reader)
         os.close(writer)

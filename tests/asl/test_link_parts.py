@@ -127,3 +127,21 @@ def test_parts_that_do_not_each_declare_their_one_subprogram_get_the_whole_texts
     assert got == expected
     if expected is not None:
         assert not s.program.has_subprogram("Setup") and not s.program.has_subprogram("Read")
+
+
+def test_a_part_that_calls_another_part_runs_the_one_of_its_own_case():
+    """A compiled call is bound to the subprogram it was compiled with: a part that names another part's subprogram
+    is linked with its case, never reused with an earlier case's sibling (Setup calls Read; case B's Read differs)."""
+    calls_read = "func Setup()\nbegin\n    Counter = Read();\nend;\n\n"
+    get = "func Get() => integer\nbegin\n    return Counter;\nend;\n\n"
+    names = ["Get", "Setup", "Read"]
+
+    def go(s: Session, read_returns: int) -> int:
+        s.restore()
+        s.link_parts([get, calls_read, f"func Read() => integer\nbegin\n    return {read_returns};\nend;\n"],
+                     "<case>", names)
+        run_in_big_stack(s.program.call, "Setup")
+        return run_in_big_stack(s.program.call, "Get")
+
+    s = session()
+    assert [go(s, 1), go(s, 2), go(s, 1)] == [1, 2, 1]
