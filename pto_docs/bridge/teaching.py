@@ -25,10 +25,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..isa.assembler import AsmError, Assembler
-from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_NAMES
+from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_CODE, SOURCE_NAMES
 from ..isa.assembler.syntax import Slot, Syntax
 from ..isa.encoding import form_fields
 from ..model.catalog import Unit
+from . import teaching_stack as stack
 
 CASE_SCHEMA = "pto-docs.case.v2"
 SOURCE_REGS = (2, 3, 4, 5, 6, 7)  # a0..a5
@@ -101,6 +102,9 @@ class Scenario:
     in_bundle: bool = False  # run inside a block body (BUNDLE_PRELUDE)
     hint: bool = False  # an operation with no architectural result (a prefetch): a run with no change is its example
     condition: str = ""  # what sets the example apart, the codes of its fault's condition ("zero_source+ring_2")
+    # a frame scenario (``sp!``) whose model reads its stack pointer from another register than the one the names
+    # call sp: (the model's register, the named sp, the model's constant, its unit's path, line); () otherwise
+    stack: tuple = ()
 
     def case(self) -> dict:
         case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
@@ -277,6 +281,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     sources, dests = iter(SOURCE_REGS), iter(DEST_REGS)
     operands: list[Operand] = []
     memory_regs: dict[int, str] = {}
+    frame = any(sl.kind == "lit" and sl.text == "sp!" for sl in _flat(syn.slots))  # saves/restores at sp
+    stack_regs, model_sp = stack.stack_registers(assembler.catalog, SOURCE_CODE["sp"]) if frame else ((), None)
     in_memory = False
     for slot in syn.slots:
         if slot == "[":
@@ -287,9 +293,12 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
             continue
         if not isinstance(slot, Slot):
             continue
-        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode)
+        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode,
+              frozenset(stack_regs))
     if mode and not _changed_by(mode, syn, chosen):
         return None
+    if frame and mode != ZERO_IMMEDIATES:
+        _frame_size(syn, values, widths, chosen, variant)
     for name, step in steps.items():
         if step > 1 and name in values and name not in chosen and isinstance(values[name], int):
             signed = any(isinstance(sl, Slot) and sl.field == name and sl.signed for sl in _flat(syn.slots))
@@ -306,12 +315,17 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     fp = _fp_type(syn, fields)
     result = _result_type(syn, fields, fp)
     setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
+    if frame:
+        more_setup, more_operands = _frame_setup(syn, fields, stack_regs, variant)
+        setup, operands = more_setup + setup, more_operands + operands
     if mode == ZERO_SOURCE:  # the zero register is an operand too (its 0 is the point of the example)
         operands.insert(0, Operand("zero", "source", "_PEGPRs[0][0]", "0"))
     condition = "+".join(c for c in ("reserved" if form.get("status") == RESERVED else "",
                                      "zero_source" if mode == ZERO_SOURCE else "") if c)
+    note = (model_sp.index, SOURCE_CODE["sp"], model_sp.constant, model_sp.path, model_sp.line) if model_sp else ()
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
-                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition)
+                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition,
+                    stack=note)
 
 
 def _changed_by(mode: str, syn: Syntax, chosen) -> bool:
@@ -323,7 +337,10 @@ def _changed_by(mode: str, syn: Syntax, chosen) -> bool:
 
 
 def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, in_memory: bool,
-          memory_regs: dict[int, str], chosen: Mapping[str, list] | None = None, mode: str = "") -> None:
+          memory_regs: dict[int, str], chosen: Mapping[str, list] | None = None, mode: str = "",
+          avoid: frozenset = frozenset()) -> None:
+    """Fill ``slot``'s fields in ``values``; ``avoid``: the stack pointer registers of a frame syntax (``sp!``),
+    which its register range must not name."""
     chosen = chosen or {}
     kind = slot.kind
     if kind == "reg":
@@ -353,12 +370,67 @@ def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, 
         names = sorted(set(slot.names.values()))
         values[slot.field] = names[min(variant, len(names) - 1)]
         values.update(slot.sets)
+    elif kind == "range" and avoid:  # a frame's range: two registers, neither a stack pointer
+        named = next(iter(slot.names.values()), None)  # "[ra ~ RegDstn]": it begins at ra
+        values[slot.modifier], values[slot.field] = stack.frame_range(
+            named, chosen.get(slot.modifier), chosen.get(slot.field), avoid)
     elif kind == "range":
         # a0 ~ a1; the third value set ra ~ s0 (FRET.STK's range starts at ra)
         values[slot.modifier], values[slot.field] = (10, 11) if variant % 3 == 2 else (2, 3)
     elif kind == "group-record":
         for part in slot.parts:
-            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode)
+            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode, avoid)
+
+
+def _frame_size(syn: Syntax, values: dict, widths: Mapping[str, int], chosen: Mapping, variant: int) -> None:
+    """The free immediate of a frame syntax is its frame size in bytes: 8 a register of its range (the second value
+    set 16 more, a frame larger than its saved registers)."""
+    slots = list(_flat(syn.slots))
+    ranges = [s for s in slots if s.kind == "range" and s.modifier in values and s.field in values]
+    count = sum(len(stack.range_registers(values[s.modifier], values[s.field])) for s in ranges)
+    for s in slots:
+        if s.kind == "imm" and not s.in_memory and s.field in widths and s.field not in chosen and count:
+            size = 8 * count + (16 if variant % 3 == 1 else 0)
+            if size - s.bias < 1 << widths[s.field]:
+                values[s.field] = size - s.bias
+
+
+def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[int],
+                 variant: int) -> tuple[list[str], list[Operand]]:
+    """The stack of a frame syntax (``sp!``, see teaching_stack): its stack pointer register(s) at an aligned
+    address, its range registers' values, and the memory of its slots."""
+    setup: list[str] = []
+    operands: list[Operand] = []
+    for reg in stack_regs:
+        setup.append(f"WriteGPR({reg}, {word(stack.STACK_BASE)});")
+        operands.append(Operand(SOURCE_NAMES[reg], "stack", f"_PEGPRs[0][{reg}]", f"0x{stack.STACK_BASE:x}",
+                                "address"))
+    slots = list(_flat(syn.slots))
+    ranges = [s for s in slots if s.kind == "range" and s.modifier in fields and s.field in fields]
+    frames = [fields[s.field] for s in slots if s.kind == "imm" and not s.in_memory and s.field in fields]
+    if len(ranges) != 1 or len(frames) != 1:
+        return setup, operands
+    slot, frame = ranges[0], frames[0]
+    regs = stack.range_registers(fields[slot.modifier], fields[slot.field])
+    if str(slot.field).startswith("Dst"):  # a restore: old values in the range, the saved values in the slots
+        restores_ra = bool(slot.names) and "ra" in slot.names and regs[:1] == [slot.names["ra"]]
+        words = stack.slot_words(len(regs), frame, restores_ra)
+        for i, reg in enumerate(regs):
+            target = restores_ra and i == 0
+            setup.append(f"WriteGPR({reg}, {word(DEST_OLD)});")
+            operands.append(Operand(DEST_NAMES[reg], "destination", f"_PEGPRs[0][{reg}]",
+                                    f"0x{DEST_OLD:x}" if target else str(DEST_OLD), "address" if target else ""))
+        setup += stack.memory_setup(words)
+        for address, value in sorted(words.items(), reverse=True):  # slot zero first
+            operands.append(Operand(f"memory[0x{address:x}]", "slot", "",
+                                    f"0x{value:x}" if value == stack.RETURN_TARGET else str(value)))
+    else:  # a save: values in the range, recognisable bytes in the frame below the stack pointer
+        ints = INT_VALUES[variant % len(INT_VALUES)]
+        for i, reg in enumerate(regs):
+            setup.append(f"WriteGPR({reg}, {word(ints[i % len(ints)])});")
+            operands.append(Operand(SOURCE_NAMES[reg], "source", f"_PEGPRs[0][{reg}]", str(ints[i % len(ints)])))
+        setup += stack.memory_setup({}, stack.STACK_BASE - frame, stack.STACK_BASE, MEMORY_BYTES)
+    return setup, operands
 
 
 def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,

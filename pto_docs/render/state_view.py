@@ -80,6 +80,9 @@ class TeachingView:
     hint: bool = False  # a prefetch: it completed and changed nothing (the caption says so)
     conditions: tuple[str, ...] = ()  # what set a fault example apart (labels teaching.conditions.*)
     quiet: bool = False  # it completed without a fault and changed no architectural state (a prefetch hint)
+    # a frame example whose model reads its stack pointer from another register than the names' sp: (the model's
+    # register name, its index, the named sp, its index, the model's constant, its unit's path, line, the address)
+    stack: tuple = ()
 
 
 def _int(text: str) -> int | None:
@@ -94,6 +97,8 @@ def typed(raw: str, data_type: str = "", width: int = 64) -> Value:
     n = _int(raw)
     if n is None:
         return Value(raw, raw)
+    if data_type == "address":  # a stack pointer, a return target: hex
+        return Value(f"0x{n:x}", f"0x{n:0{width // 4}x}")
     if data_type in FLOAT_FORMATS:
         ifmt, ffmt, bits = FLOAT_FORMATS[data_type]
         low = n & ((1 << bits) - 1)
@@ -138,9 +143,10 @@ def _split(name: str, before: str | None, after: str | None) -> list[tuple[str, 
 def teaching_view(taught) -> TeachingView:
     s, result = taught.scenario, taught.result
     # each register typed as its operand is (a source of an FP32 example, an FP or integer destination)
-    regs_fp = {o.name: o.data_type for o in s.operands if o.kind in ("source", "destination")}
+    regs_fp = {o.name: o.data_type for o in s.operands if o.kind in ("source", "destination", "stack")}
     fp = s.data_type if s.surface != "tile" else ""
     changes: list[Change] = []
+    known: set[str] = set()  # the changes of state a reader knows by name (registers, pc, memory)
     folded: list[tuple[str, str, str]] = []
     for name, before, after in (tuple(c) for c in result.get("changed", ())):
         parts = _split(str(name), before, after)
@@ -148,8 +154,10 @@ def teaching_view(taught) -> TeachingView:
             for shown, b, a, width in parts:
                 dtype = regs_fp.get(shown, "") if width == 64 else ""
                 changes.append(Change(shown, typed(b or "0", dtype, width), typed(a or "0", dtype, width)))
+                known.add(shown)
         elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target is shown
             changes.append(Change("pc", typed(before or "0"), typed(after or "0")))
+            known.add("pc")
         elif s.surface != "tile" and not is_bookkeeping(str(name)):  # block state a B.* descriptor sets, ...
             changes.append(Change(_model_label(str(name)), Value(str(before), str(before)),
                                   Value(str(after), str(after))))
@@ -165,7 +173,10 @@ def teaching_view(taught) -> TeachingView:
         inputs = ", ".join(f"{t.name} ({t.data_type})" for t in tiles if t.role == "source") or inputs
         outputs = ", ".join(f"{t.name}" for t in tiles if t.role == "destination")
     else:
-        outputs = ", ".join(f"{c.name} = {c.after.text}" for c in changes[:4])
+        # registers and pc, then memory, then the model's own state (an atomic's caption names its register
+        # result before the bytes it stored; FENTRY's the stack pointer it moved before the saved bytes)
+        first = sorted(changes, key=lambda c: 2 if c.name not in known else 1 if c.name.startswith("memory[") else 0)
+        outputs = ", ".join(f"{c.name} = {c.after.text}" for c in first[:4])
         if not outputs and folded:
             outputs = ", ".join(_model_label(n) for n, _b, _a in folded if not is_bookkeeping(n))[:200]
     decoded = result.get("decoded") or {}
@@ -176,7 +187,18 @@ def teaching_view(taught) -> TeachingView:
                         getattr(taught, "alias_of", ""), _fault(result), operands,
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")),
                         _fallbacks(result), bool(getattr(s, "hint", False)), _conditions(getattr(s, "condition", "")),
-                        not changes and not _fault(result) and s.surface != "tile")
+                        not changes and not _fault(result) and s.surface != "tile", _stack_note(s))
+
+
+def _stack_note(s) -> tuple:
+    """What the page says of a frame example whose model moves another register than the one named sp."""
+    note = getattr(s, "stack", ())
+    if len(note) != 5:
+        return ()
+    from ..bridge.teaching_stack import STACK_BASE
+    model, named, constant, path, line = note
+    name = (lambda i: GPR_NAMES[i] if 0 <= i < len(GPR_NAMES) else f"gpr{i}")
+    return (name(model), model, name(named), named, constant, path, line, f"0x{STACK_BASE:x}")
 
 
 CONDITIONS = ("reserved", "zero_source", "ring_2", "saved_context")
