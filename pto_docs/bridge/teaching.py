@@ -412,9 +412,11 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
         return setup, operands
     slot, frame = ranges[0], frames[0]
     regs = stack.range_registers(fields[slot.modifier], fields[slot.field])
+    if not regs or not 0 < frame <= stack.MAX_FRAME:  # (a frame size a form's one-of list forces: no memory for it)
+        return setup, operands
     if str(slot.field).startswith("Dst"):  # a restore: old values in the range, the saved values in the slots
         restores_ra = bool(slot.names) and "ra" in slot.names and regs[:1] == [slot.names["ra"]]
-        words = stack.slot_words(len(regs), frame, restores_ra)
+        words = stack.slot_words(len(regs), frame, restores_ra, variant)
         for i, reg in enumerate(regs):
             target = restores_ra and i == 0
             setup.append(f"WriteGPR({reg}, {word(DEST_OLD)});")
@@ -425,10 +427,9 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
             operands.append(Operand(f"memory[0x{address:x}]", "slot", "",
                                     f"0x{value:x}" if value == stack.RETURN_TARGET else str(value)))
     else:  # a save: values in the range, recognisable bytes in the frame below the stack pointer
-        ints = INT_VALUES[variant % len(INT_VALUES)]
-        for i, reg in enumerate(regs):
-            setup.append(f"WriteGPR({reg}, {word(ints[i % len(ints)])});")
-            operands.append(Operand(SOURCE_NAMES[reg], "source", f"_PEGPRs[0][{reg}]", str(ints[i % len(ints)])))
+        for reg, value in zip(regs, stack.saved_values(len(regs), variant), strict=True):
+            setup.append(f"WriteGPR({reg}, {word(value)});")
+            operands.append(Operand(SOURCE_NAMES[reg], "source", f"_PEGPRs[0][{reg}]", str(value)))
         setup += stack.memory_setup({}, stack.STACK_BASE - frame, stack.STACK_BASE, MEMORY_BYTES)
     return setup, operands
 

@@ -29,7 +29,8 @@ from ..store.memo import Memo
 STACK_BASE = 0x400  # the stack pointer of every frame scenario: aligned, apart from the memory operands' 0x200
 RETURN_TARGET = 0x1000  # slot zero of a range that begins at ra: an even (valid) return target
 SLOT_VALUES = (7, 5, 3, 2, 9, 11)  # the saved values of the other slots (slot zero too without ra)
-RING = range(2, 24)  # registers a frame range may name when the form's constraints do not say
+RING = range(2, 24)
+MAX_FRAME = 8 * len(range(2, 24)) + 16  # the largest frame a scenario sets memory up for (the whole ring, and 16)  # registers a frame range may name when the form's constraints do not say
 # a constant of the model that the model reads as a register index and whose name says it is the stack pointer
 _CONSTANT = re.compile(r"^[ \t]*constant[ \t]+(\w+)[ \t]*=[ \t]*(\d{1,2})[ \t]*;", re.M)
 _SP_NAME = re.compile(r"(?:^|_)SP(?:_|$)")
@@ -102,12 +103,17 @@ def range_registers(begin: int, end: int) -> list[int]:
     return [RING.start + (begin - RING.start + i) % len(RING) for i in range(count)]
 
 
-def slot_words(count: int, frame: int, restores_ra: bool) -> dict[int, int]:
+def saved_values(count: int, variant: int) -> list[int]:
+    """``count`` small distinct values (another rotation of :data:`SLOT_VALUES` a value set)."""
+    return [SLOT_VALUES[(i + 2 * variant) % len(SLOT_VALUES)] for i in range(count)]
+
+
+def slot_words(count: int, frame: int, restores_ra: bool, variant: int = 0) -> dict[int, int]:
     """Address -> 8-byte value of each slot of a restore frame (slot i at the caller's sp - 8 * (i + 1), the caller's
     sp the stack pointer plus the frame size)."""
     caller = STACK_BASE + frame
-    return {caller - 8 * (i + 1): RETURN_TARGET if restores_ra and i == 0 else SLOT_VALUES[i % len(SLOT_VALUES)]
-            for i in range(count)}
+    values = saved_values(count, variant)
+    return {caller - 8 * (i + 1): RETURN_TARGET if restores_ra and i == 0 else values[i] for i in range(count)}
 
 
 def word(value: int) -> str:
