@@ -32,7 +32,8 @@ def consistency_diagnostics(catalog: Catalog, memo=None, semantics=None) -> list
     from . import model_checks
     from .flags import flags_prose_diagnostics
     diags.extend(flags_prose_diagnostics(catalog, model_checks.flags(catalog, memo)))
-    from .stack_pointer import stack_pointer_diagnostics  # (one scan of the model units' constants: no memo needed)
+    # (one scan of the model units' constants: no memo needed)
+    from .stack_pointer import stack_pointer_diagnostics
     diags.extend(stack_pointer_diagnostics(catalog))
     from .semantics import semantics_prose_diagnostics  # runs the model once per model sha (its cache)
     diags.extend(semantics_prose_diagnostics(catalog, findings=semantics() if semantics is not None else None))
