@@ -403,8 +403,7 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
     operands: list[Operand] = []
     for reg in stack_regs:
         setup.append(f"WriteGPR({reg}, {word(stack.STACK_BASE)});")
-        operands.append(Operand(SOURCE_NAMES[reg], "stack", f"_PEGPRs[0][{reg}]", f"0x{stack.STACK_BASE:x}",
-                                "address"))
+        operands.append(Operand(SOURCE_NAMES[reg], "stack", f"_PEGPRs[0][{reg}]", f"0x{stack.STACK_BASE:x}"))
     slots = list(_flat(syn.slots))
     ranges = [s for s in slots if s.kind == "range" and s.modifier in fields and s.field in fields]
     frames = [fields[s.field] for s in slots if s.kind == "imm" and not s.in_memory and s.field in fields]

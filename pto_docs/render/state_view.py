@@ -143,7 +143,9 @@ def _split(name: str, before: str | None, after: str | None) -> list[tuple[str, 
 def teaching_view(taught) -> TeachingView:
     s, result = taught.scenario, taught.result
     # each register typed as its operand is (a source of an FP32 example, an FP or integer destination)
-    regs_fp = {o.name: o.data_type for o in s.operands if o.kind in ("source", "destination", "stack")}
+    # (a stack pointer is an address: hex)
+    regs_fp = {o.name: "address" if o.kind == "stack" else o.data_type for o in s.operands
+               if o.kind in ("source", "destination", "stack")}
     fp = s.data_type if s.surface != "tile" else ""
     changes: list[Change] = []
     known: set[str] = set()  # the changes of state a reader knows by name (registers, pc, memory)
