@@ -60,3 +60,10 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
     assert "data type <code>predicate</code>" in en["TCMP"]
     assert "changed no architectural state: a prefetch is a hint" in en["TPREFETCH"]
     assert "预取只是提示" in _sections(real_site, "zh-CN")["TPREFETCH"]
+    # the frame instructions run with a stack, and say the model's stack pointer is R2 (a0), not the names' sp (R1)
+    zh = _sections(real_site, "zh-CN")
+    for name in ("FENTRY", "FEXIT", "FRET.RA", "FRET.STK"):
+        assert "reads the frame stack pointer from R2 (<code>a0</code>" in en[name], name
+        assert "从 R2（<code>a0</code>" in zh[name] and "<code>sp</code>" in zh[name], name
+    assert "<code>FENTRY [a1 ~ a2], sp!, 16</code> with <code>a0 = 0x400, sp = 0x400, a1 = 7, a2 = 5</code> gives " \
+        "<code>a0 = 0x3f0, memory[0x3f0] = 0x05" in en["FENTRY"]
