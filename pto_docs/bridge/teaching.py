@@ -5,8 +5,10 @@ For a scalar or block instruction a scenario is a line of assembly made from one
 distinct value (7, 5, 3, 2; FP values for an FP instruction of a ``.fs``/``.fd`` type), a destination slot ``->a4``,
 an immediate a mid-range value (negative where the field is signed), a named value its first name, and a register
 written inside ``[...]`` an aligned address (0x200) of memory holding recognisable bytes (0x11, 0x22, ...). The
-line is assembled and must decode back to the same unit. For a tile operation the scenario calls the semantic
-handler its catalog record names, with small tiles of a few elements of a named data type.
+line is assembled and must decode back to the same unit. A frame instruction's syntax (``sp!``) gets a stack of its
+own (``teaching_stack``: the stack pointer at an aligned address, a range that avoids it, the slots' memory). For a
+tile operation the scenario calls the semantic handler its catalog record names, with small tiles of a few elements
+of a named data type.
 
 Each unit gets a few :class:`Scenario` variants (other values, other data types), then fallbacks (every immediate
 0, the zero register as first source), then all of them inside each kind of block body (:data:`BUNDLE_PRELUDES`:
@@ -374,8 +376,8 @@ def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, 
         named = next(iter(slot.names.values()), None)  # "[ra ~ RegDstn]": it begins at ra
         values[slot.modifier], values[slot.field] = stack.frame_range(
             named, chosen.get(slot.modifier), chosen.get(slot.field), avoid)
-    elif kind == "range":
-        # a0 ~ a1; the third value set ra ~ s0 (FRET.STK's range starts at ra)
+    elif kind == "range":  # (a range of a syntax without sp!)
+        # a0 ~ a1; the third value set ra ~ s0 (a range that starts at ra)
         values[slot.modifier], values[slot.field] = (10, 11) if variant % 3 == 2 else (2, 3)
     elif kind == "group-record":
         for part in slot.parts:
