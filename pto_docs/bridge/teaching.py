@@ -107,6 +107,9 @@ class Scenario:
     # a frame scenario (``sp!``) whose model reads its stack pointer from another register than the one the names
     # call sp: (the model's register, the named sp, the model's constant, its unit's path, line); () otherwise
     stack: tuple = ()
+    # the bytes of one memory access (the form's catalog ``agu.size_bytes``; a frame's slot): the page shows the
+    # memory it changed as values of this size (0: unknown, shown byte by byte)
+    access: int = 0
 
     def case(self) -> dict:
         case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
@@ -327,7 +330,15 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     note = (model_sp.index, SOURCE_CODE["sp"], model_sp.constant, model_sp.path, model_sp.line) if model_sp else ()
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
                     operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition,
-                    stack=note)
+                    stack=note, access=stack.SLOT_BYTES if frame else access_size(form))
+
+
+def access_size(form: Mapping) -> int:
+    """The bytes of the form's memory access as its catalog record says (``agu.size_bytes``: 1, 2, 4 or 8); 0 when
+    it does not say (an atomic, a block memory command, a form of another family)."""
+    agu = form.get("agu")
+    size = agu.get("size_bytes") if isinstance(agu, Mapping) else None
+    return size if type(size) is int and size in (1, 2, 4, 8) else 0
 
 
 def _changed_by(mode: str, syn: Syntax, chosen) -> bool:

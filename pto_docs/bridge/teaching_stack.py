@@ -28,6 +28,7 @@ from ..store.memo import Memo
 
 STACK_BASE = 0x400  # the stack pointer of every frame scenario: aligned, apart from the memory operands' 0x200
 RETURN_TARGET = 0x1000  # slot zero of a range that begins at ra: an even (valid) return target
+SLOT_BYTES = 8  # a slot holds one 64-bit register (the page shows a frame's memory as values of this size)
 SLOT_VALUES = (7, 5, 3, 2, 9, 11)  # the saved values of the other slots (slot zero too without ra)
 RING = range(2, 24)
 MAX_FRAME = 8 * len(range(2, 24)) + 16  # the largest frame a scenario sets memory up for (the whole ring, and 16)  # registers a frame range may name when the form's constraints do not say
@@ -113,7 +114,7 @@ def slot_words(count: int, frame: int, restores_ra: bool, variant: int = 0) -> d
     sp the stack pointer plus the frame size)."""
     caller = STACK_BASE + frame
     values = saved_values(count, variant)
-    return {caller - 8 * (i + 1): RETURN_TARGET if restores_ra and i == 0 else values[i] for i in range(count)}
+    return {caller - SLOT_BYTES * (i + 1): RETURN_TARGET if restores_ra and i == 0 else values[i] for i in range(count)}
 
 
 def word(value: int) -> str:

@@ -150,21 +150,39 @@ def teaching_view(taught) -> TeachingView:
     changes: list[Change] = []
     known: set[str] = set()  # the changes of state a reader knows by name (registers, pc, memory)
     folded: list[tuple[str, str, str]] = []
-    for name, before, after in (tuple(c) for c in result.get("changed", ())):
+    rows = [tuple(c) for c in result.get("changed", ())]
+    mirrored = _register_values(rows)
+    memory: dict[int, tuple[str | None, str | None]] = {}  # a changed byte's address -> (before, after)
+    at = 0  # where the memory rows are shown: where the run listed its first changed byte
+    addresses: set[str] = set()  # the new values of the mirrors whose name says they hold an address
+    for name, before, after in rows:
         parts = _split(str(name), before, after)
-        if parts:
+        if parts and MEMORY.match(str(name)) and getattr(s, "access", 0) > 1:  # (shown where the first was)
+            at = len(changes) if not memory else at
+            first = int(MEMORY.match(str(name)).group(1))
+            memory.update({first + i: (b, a) for i, (_n, b, a, _w) in enumerate(parts)})
+        elif parts:
             for shown, b, a, width in parts:
                 dtype = regs_fp.get(shown, "") if width == 64 else ""
                 changes.append(Change(shown, typed(b or "0", dtype, width), typed(a or "0", dtype, width)))
                 known.add(shown)
-        elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target is shown
-            changes.append(Change("pc", typed(before or "0"), typed(after or "0")))
+        elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target, an address
+            changes.append(Change("pc", typed(before or "0", "address"), typed(after or "0", "address")))
             known.add("pc")
-        elif s.surface != "tile" and not is_bookkeeping(str(name)):  # block state a B.* descriptor sets, ...
-            changes.append(Change(_model_label(str(name)), Value(str(before), str(before)),
-                                  Value(str(after), str(after))))
+        elif s.surface != "tile" and not is_bookkeeping(str(name)) and not _mirror(before, after, mirrored):
+            label = _model_label(str(name))  # block state a B.* descriptor sets, ...: typed as its declared type is
+            changes.append(Change(label, _state_value(label, before), _state_value(label, after)))
         else:
             folded.append((str(name), str(before), str(after)))
+            if _mirror(before, after, mirrored) and _state_kind(_model_label(str(name))) == "address":
+                addresses.add(str(after))
+    if addresses:  # a register an address variable mirrors holds an address (SETRET's ra = 0x18): hex
+        changes = [Change(c.name, typed(c.before.bits, "address"), typed(c.after.bits, "address"))
+                   if c.name in known and c.after.bits in addresses else c for c in changes]
+    if memory:
+        words = _memory_words(memory, s.access, result.get("before") or ())
+        changes[at:at] = words
+        known.update(c.name for c in words)
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
                      if o.kind not in ("destination", "tile"))  # (tiles are shown as their grids)
     tiles = _tiles(s, result)
@@ -218,6 +236,79 @@ def _fallbacks(result: Mapping) -> tuple[str, ...]:
 def _fault(result: Mapping) -> str:
     fault = result.get("fault")
     return fault if isinstance(fault, str) and fault not in ("", "Fault_None") else ""
+
+
+def _register_values(rows) -> set[str]:
+    """The new values (as the model prints them) of the general registers a run changed."""
+    out: set[str] = set()
+    for name, before, after in rows:
+        if GPR.match(str(name)):
+            out.update(a for _n, _b, a, _w in _split(str(name), before, after) if a)
+    return out
+
+
+def _mirror(before, after, registers: set[str]) -> bool:
+    """A model variable set to the new value of a register the same instruction wrote: a mirror of that register
+    (0.58.3's ``_ReturnAddress`` of ra, "the bundle-local return address mirrors the same target"), shown once, as
+    the register; the variable's row is folded with the bookkeeping."""
+    return isinstance(after, str) and WORD.match(after) is not None and after != before and after in registers
+
+
+def _memory_words(memory: Mapping[int, tuple], size: int, before_rows) -> list[Change]:
+    """The changed bytes as little-endian values of the access ``size`` at aligned addresses (``memory[0x3f0]`` = 5,
+    an 8-byte slot), a byte the run did not change read from the state before it (the setup's bytes, else the
+    model's reset value, 0); the hover title is the value's hex and its bytes in memory order."""
+    known: dict[int, str] = {}
+    for name, values in before_rows:
+        m = MEMORY.match(str(name))
+        if m:
+            known.update({int(m.group(1)) + i: v for i, v in enumerate(str(values).split())})
+    out = []
+    for base in sorted({address - address % size for address in memory}):
+        olds, news = [], []
+        for address in range(base, base + size):
+            old = known.get(address, "0x00")
+            b, a = memory.get(address, (old, old))
+            olds.append(_byte(b if b is not None else old))
+            news.append(_byte(a if a is not None else old))
+        out.append(Change(f"memory[0x{base:x}]", _word(olds), _word(news)))
+    return out
+
+
+def _byte(text: str) -> int:
+    n = _int(str(text))
+    return n & 0xFF if n is not None else 0
+
+
+def _word(data: list[int]) -> Value:
+    value = typed(hex(int.from_bytes(bytes(data), "little")), "", 8 * len(data))
+    return Value(value.text, f"{value.bits} ({' '.join(f'{b:02x}' for b in data)})")
+
+
+WORD = re.compile(r"^0x[0-9a-f]{16}$")  # a 64-bit value (an ASL Word, the type of the registers) as the model prints it
+# the words of a model variable's name that say it holds an address (shown in hex, as an address operand is)
+ADDRESS_WORDS = frozenset({"address", "pc", "bpc", "bpcn", "target", "ptr", "pointer", "sp", "source", "destination"})
+_NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def _state_kind(label: str) -> str:
+    """'address' for a model variable whose name says it holds an address or gives no word to type by, else ''."""
+    field = re.sub(r"\[[^\]]*\]", "", label).rsplit(".", 1)[-1]  # (an index is no word: ssr[0xf40..0xf41])
+    words = {w.lower() for w in _NAME_WORDS.findall(field)} - {"ssr"}
+    return "address" if not words or words & ADDRESS_WORDS else ""
+
+
+def _state_value(label: str, raw) -> Value:
+    """A model variable's value typed as a register's is: a 64-bit Word (its declared type, which the model prints
+    as 16 hex digits) a signed decimal (``LastFrameSize`` 16), or hex where its name says it is an address
+    (``ReturnAddress`` 0x1000) or gives no word to type by (``ssr[0xf43]``); any other value (a narrower bit field,
+    an integer, a boolean, an enumeration) as the model prints it. The exact bits are the hover title."""
+    text = str(raw)
+    parts = text.split(" ")
+    if not parts or not all(WORD.match(p) for p in parts):
+        return Value(text, text)
+    shown = [typed(p, _state_kind(label)) for p in parts]
+    return Value(" ".join(v.text for v in shown), " ".join(v.bits for v in shown))
 
 
 SSR = re.compile(r"^_ExtendedSystemRegisters\[(\d+)(?:\.\.(\d+))?\]$")

@@ -386,3 +386,16 @@ def test_linking_the_runner_composes_no_scalar_scenario(catalog, monkeypatch):
     monkeypatch.setattr(teaching, "_compose", lambda *a, **k: composed.append(a[4]) or real(*a, **k))
     runner = teaching_run._runner(catalog, None, None, scenarios)
     assert not isinstance(runner, str) and composed == []
+
+
+def test_a_store_scenario_takes_its_access_size_from_the_forms_catalog_record(catalog):
+    """The page shows a store's memory as values of the size its form's record gives (``agu.size_bytes``); a size
+    the record does not give, or a hostile one, is 0 (the bytes are shown one by one)."""
+    from pto_docs.isa.assembler import Assembler
+    unit = catalog.units["PTO-SCALAR-SWI"]
+    size = next(r["agu"]["size_bytes"] for r in unit.catalog_records if "agu" in r)
+    found = teaching.scalar_scenarios(Assembler(catalog), unit)
+    assert found and {s.access for s in found} == {size}
+    for record in ({}, {"agu": "8"}, {"agu": {"size_bytes": 3}}, {"agu": {"size_bytes": True}},
+                   {"agu": {"size_bytes": 10 ** 12}}, {"agu": {"size_bytes": "8"}}):
+        assert teaching.access_size(record) == 0, record

@@ -181,3 +181,30 @@ def test_the_page_names_the_model_stack_pointer_in_both_languages(frames):
     html = environment().get_template("partials/teaching.html.j2").render(m=SimpleNamespace(teaching=hostile),
                                                                           L=labels("en"))
     assert "<script>" not in html and "&lt;script&gt;.asl" in html
+
+
+def test_a_frame_example_shows_its_slots_as_8_byte_values(frames):
+    """FPUSH's two stores below the stack pointer are two 8-byte rows holding the saved registers' values (slot
+    zero the first register, at sp - 8), not sixteen byte rows; the bytes they replaced (the setup's) on hover."""
+    from pto_docs.bridge.teaching_run import Taught
+    from pto_docs.render.state_view import teaching_view
+    catalog, assembler = frames
+    first = teaching.scalar_scenarios(assembler, catalog.units["PTO-BLOCK-FPUSH"])[0]
+    assert first.access == teaching_stack.SLOT_BYTES == 8
+    regs, memory = _writes(first.setup)
+    saved = [regs[r] for r in _range(first.asm)]
+    base, size = teaching_stack.STACK_BASE, teaching_stack.SLOT_BYTES
+    low = base - size * len(saved)
+    after = {base - size * (i + 1) + b: value >> (8 * b) & 0xFF for i, value in enumerate(saved) for b in range(size)}
+    result = {"status": "ok", "fault": "Fault_None", "digest": "d" * 64, "decoded": {"word": "0x00000041"},
+              "before": [[f"_Memory[{low}..{base - 1}]", " ".join(f"0x{memory[a]:02x}" for a in range(low, base))]],
+              "changed": [[f"_Memory[{low}..{base - 1}]", " ".join(f"0x{memory[a]:02x}" for a in range(low, base)),
+                           " ".join(f"0x{after[a]:02x}" for a in range(low, base))],
+                          [f"_PEGPRs[0][{MODEL_SP}]", f"0x{base:016x}", f"0x{low:016x}"]]}
+    view = teaching_view(Taught(first, result, 0))
+    rows = [(c.name, c.after.text) for c in view.changes if c.name.startswith("memory[")]
+    assert rows == [(f"memory[0x{base - size * (i + 1):x}]", str(v)) for i, v in reversed(list(enumerate(saved)))]
+    top = next(c for c in view.changes if c.name == f"memory[0x{base - size:x}]")
+    old = bytes(memory[a] for a in range(base - size, base))
+    assert top.before.bits == f"0x{int.from_bytes(old, 'little'):016x} ({' '.join(f'{b:02x}' for b in old)})"
+    assert f"memory[0x{base - size:x}] = {saved[0]}" in view.caption_outputs

@@ -47,7 +47,9 @@ def test_grouped_register_rows_are_split_and_a_branch_shows_its_target():
     result = {**RESULT, "changed": [["_PEGPRs[0][2..3]", "0x0 0x1", "0x5 0x6"], ["_PC", "0x0", "0x40"]]}
     plain = Scenario("U", "J", "scalar", "j 16", (), {"asm": "j 16"})
     view = teaching_view(Taught(plain, result, 0))
-    assert [(c.name, c.after.text) for c in view.changes] == [("a0", "5"), ("a1", "6"), ("pc", "64")]
+    # (the target is an address: hex, as an address operand is; its exact bits on hover)
+    assert [(c.name, c.after.text) for c in view.changes] == [("a0", "5"), ("a1", "6"), ("pc", "0x40")]
+    assert view.changes[2].after.bits == "0x0000000000000040" and view.caption_outputs.endswith("pc = 0x40")
     assert view.folded == ()
 
 
@@ -109,3 +111,70 @@ def test_the_kept_result_carries_the_fallbacks_of_the_run():
             return {**ran, "profile_fallbacks": self.fallbacks}
     assert teaching_run._run(Runner(["TileProfileMatrixBias"]), {})["profile_fallbacks"] == ["TileProfileMatrixBias"]
     assert "profile_fallbacks" not in teaching_run._run(Runner([]), {})  # (an example without one keeps its result)
+
+
+def _store(access: int) -> Scenario:
+    return Scenario("U", "ST", "scalar", "st a0, [a1]", (), {"asm": "st a0, [a1]"},
+                    operands=(Operand("a0", "source", "_PEGPRs[0][2]", "7"),
+                              Operand("a1", "memory", "_PEGPRs[0][3]", "0x200")), access=access)
+
+
+def test_changed_memory_is_shown_as_values_of_the_access_size_with_their_bytes_on_hover():
+    """A store's bytes as little-endian values of its access size at aligned addresses; a byte of the value the run
+    did not change comes from the state before it (the setup's bytes), else it is the model's reset value 0."""
+    setup = [["_Memory[512..515]", "0x11 0x22 0x33 0x44"], ["_PEGPRs[0][2..3]", "0x7 0x200"]]
+    result = {**RESULT, "before": setup,
+              "changed": [["_Memory[512..513]", "0x11 0x22", "0x07 0x00"], ["_Memory[520]", "0x00", "0x05"],
+                          ["_SystemRegisters.cycle", "0x0", "0x1"]]}
+    view = teaching_view(Taught(_store(4), result, 0))
+    rows = [(c.name, c.before.text, c.after.text) for c in view.changes]
+    assert rows == [("memory[0x200]", hex(0x44332211), hex(0x44330007)), ("memory[0x208]", "0", "5")]
+    assert view.changes[0].after.bits == "0x44330007 (07 00 33 44)"
+    assert view.changes[1].before.bits == "0x00000000 (00 00 00 00)"
+    assert view.caption_outputs == f"memory[0x200] = {hex(0x44330007)}, memory[0x208] = 5"
+    # two 2-byte values where the access is 2 bytes; byte by byte where the size is unknown (as before)
+    halves = teaching_view(Taught(_store(2), result, 0))
+    assert [c.name for c in halves.changes] == ["memory[0x200]", "memory[0x208]"]
+    assert halves.changes[0].after.text == "7" and halves.changes[0].after.bits == "0x0007 (07 00)"
+    unknown = teaching_view(Taught(_store(0), result, 0))
+    assert [(c.name, c.after.text) for c in unknown.changes] == [("memory[0x200]", "0x07"), ("memory[0x201]", "0x00"),
+                                                                 ("memory[0x208]", "0x05")]
+
+
+def test_model_state_is_typed_as_a_register_is_by_its_declared_width_and_name():
+    """A 64-bit model variable (an ASL Word, as the registers are) is a signed decimal, hex where its name says it
+    holds an address or gives no word to type by; narrower fields, integers, booleans and labels as printed."""
+    block = Scenario("U", "F", "block", "f", (), {"asm": "f"})
+    result = {**RESULT, "changed": [["_LastFrameSize", "0x0000000000000000", "0x0000000000000010"],
+                                    ["_LastMemoryCommandAddress", "0x0000000000000000", "0x0000000000000200"],
+                                    ["_BundleSequentialPC", "0x0000000000000000", "0x0000000000000004"],
+                                    ["_CommitArgument", "0x0000000000000000", "0xfffffffffffffff4"],
+                                    ["_ExtendedSystemRegisters[3904..3905]", "0x0000000000000000 0x0000000000000000",
+                                     "0x0000000000000170 0x0000000000000100"],
+                                    ["_LastFrameBegin", "0", "3"], ["_BundleDataAttributes.data_layout", "0x00", "0x15"],
+                                    ["_BundleActive", "FALSE", "TRUE"]]}
+    view = teaching_view(Taught(block, result, 0))
+    assert [(c.name, c.before.text, c.after.text) for c in view.changes] == [
+        ("LastFrameSize", "0", "16"), ("LastMemoryCommandAddress", "0x0", "0x200"), ("BundleSequentialPC", "0x0", "0x4"),
+        ("CommitArgument", "0", "-12"), ("ssr[0xf40..0xf41]", "0x0 0x0", "0x170 0x100"), ("LastFrameBegin", "0", "3"),
+        ("BundleDataAttributes.data_layout", "0x00", "0x15"), ("BundleActive", "FALSE", "TRUE")]
+    assert view.changes[0].after.bits == "0x0000000000000010"
+    assert view.changes[4].after.bits == "0x0000000000000170 0x0000000000000100"
+
+
+def test_a_variable_that_mirrors_a_register_is_folded_and_shows_the_register_as_an_address():
+    """The model's copy of a register the instruction wrote (0.58.3's _ReturnAddress of ra) is shown once, as the
+    register, in hex when the copy's name says it is an address; the copy is folded with the bookkeeping."""
+    setret = Scenario("U", "SETRET", "scalar", "setret 12, ->ra", (), {"asm": "setret 12, ->ra"})
+    result = {**RESULT, "changed": [["_PEGPRs[0][10]", "0x0000000000000000", "0x0000000000000018"],
+                                    ["_ReturnAddress", "0x0000000000000000", "0x0000000000000018"]]}
+    view = teaching_view(Taught(setret, result, 0))
+    assert [(c.name, c.before.text, c.after.text) for c in view.changes] == [("ra", "0x0", "0x18")]
+    assert [f[0] for f in view.folded] == ["_ReturnAddress"]
+    # a variable of another value is no mirror; a mirror whose name says nothing of an address leaves ra decimal
+    other = {**result, "changed": [result["changed"][0], ["_ReturnAddress", "0x0000000000000000",
+                                                          "0x0000000000000020"]]}
+    assert [c.name for c in teaching_view(Taught(setret, other, 0)).changes] == ["ra", "ReturnAddress"]
+    plain = {**result, "changed": [result["changed"][0], ["_LastQueueLeft", "0x0000000000000000",
+                                                          "0x0000000000000018"]]}
+    assert [(c.name, c.after.text) for c in teaching_view(Taught(setret, plain, 0)).changes] == [("ra", "24")]
