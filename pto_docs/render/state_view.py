@@ -147,7 +147,6 @@ def teaching_view(taught) -> TeachingView:
     regs_fp = {o.name: "address" if o.kind == "stack" else o.data_type for o in s.operands
                if o.kind in ("source", "destination", "stack")}
     fp = s.data_type if s.surface != "tile" else ""
-    changes: list[Change] = []
     known: set[str] = set()  # the changes of state a reader knows by name (registers, pc, memory)
     folded: list[tuple[str, str, str]] = []
     rows = [tuple(c) for c in result.get("changed", ())]
@@ -155,6 +154,7 @@ def teaching_view(taught) -> TeachingView:
     memory: dict[int, tuple[str | None, str | None]] = {}  # a changed byte's address -> (before, after)
     at = 0  # where the memory rows are shown: where the run listed its first changed byte
     addresses: set[str] = set()  # the new values of the mirrors whose name says they hold an address
+    changes: list = []  # (a model variable's row is a _ModelRow until every row is known)
     for name, before, after in rows:
         parts = _split(str(name), before, after)
         if parts and MEMORY.match(str(name)) and getattr(s, "access", 0) > 1:  # (shown where the first was)
@@ -170,15 +170,20 @@ def teaching_view(taught) -> TeachingView:
             changes.append(Change("pc", typed(before or "0", "address"), typed(after or "0", "address")))
             known.add("pc")
         elif s.surface != "tile" and not is_bookkeeping(str(name)) and not _mirror(before, after, mirrored):
-            label = _model_label(str(name))  # block state a B.* descriptor sets, ...: typed as its declared type is
-            changes.append(Change(label, _state_value(label, before), _state_value(label, after)))
+            # block state a B.* descriptor sets, ...: typed below, as its declared type and name say
+            changes.append(_ModelRow(_model_label(str(name)), before, after))
         else:
             folded.append((str(name), str(before), str(after)))
-            if _mirror(before, after, mirrored) and _state_kind(_model_label(str(name))) == "address":
-                addresses.add(str(after))
+            if s.surface != "tile" and not is_bookkeeping(str(name)) and _address_name(_model_label(str(name))):
+                addresses.add(str(after))  # a mirror whose name says it holds an address
     if addresses:  # a register an address variable mirrors holds an address (SETRET's ra = 0x18): hex
         changes = [Change(c.name, typed(c.before.bits, "address"), typed(c.after.bits, "address"))
-                   if c.name in known and c.after.bits in addresses else c for c in changes]
+                   if isinstance(c, Change) and c.name in known and c.after.bits in addresses else c for c in changes]
+    # a model value equal to an address the example shows (the pc it branched to, a variable named an address) is
+    # that address: hex (a trap's argument that is its fault address)
+    targets = {str(c.after) for c in changes if isinstance(c, _ModelRow) and _address_name(c.name)}
+    targets |= {c.after.bits for c in changes if isinstance(c, Change) and c.name == "pc"}
+    changes = [_model_change(c, targets) if isinstance(c, _ModelRow) else c for c in changes]
     if memory:
         words = _memory_words(memory, s.access, result.get("before") or ())
         changes[at:at] = words
@@ -286,28 +291,53 @@ def _word(data: list[int]) -> Value:
 
 
 WORD = re.compile(r"^0x[0-9a-f]{16}$")  # a 64-bit value (an ASL Word, the type of the registers) as the model prints it
-# the words of a model variable's name that say it holds an address (shown in hex, as an address operand is)
+# the words of a model variable's name that say it holds an address (shown in hex, as an address operand is), and
+# those that say it holds bits (a state, flags, a mask: hex too)
 ADDRESS_WORDS = frozenset({"address", "pc", "bpc", "bpcn", "target", "ptr", "pointer", "sp", "source", "destination"})
+BITS_WORDS = frozenset({"state", "flags", "mask", "mode", "control", "status", "bits"})
 _NAME_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
+@dataclass(frozen=True)
+class _ModelRow:
+    name: str
+    before: object
+    after: object
+
+
+def _words(label: str) -> set[str]:
+    """The words of a model variable's last field: ``BundleSequentialPC`` bundle, sequential, pc (an index is no
+    word: ``ssr[0xf40..0xf41]`` has none)."""
+    field = re.sub(r"\[[^\]]*\]", "", label).rsplit(".", 1)[-1]
+    return {w.lower() for w in _NAME_WORDS.findall(field)} - {"ssr"}
+
+
+def _address_name(label: str) -> bool:
+    return bool(_words(label) & ADDRESS_WORDS)
+
+
 def _state_kind(label: str) -> str:
-    """'address' for a model variable whose name says it holds an address or gives no word to type by, else ''."""
-    field = re.sub(r"\[[^\]]*\]", "", label).rsplit(".", 1)[-1]  # (an index is no word: ssr[0xf40..0xf41])
-    words = {w.lower() for w in _NAME_WORDS.findall(field)} - {"ssr"}
-    return "address" if not words or words & ADDRESS_WORDS else ""
+    """'address' (hex) for a model variable whose name says it holds an address or bits, or gives no word to type
+    by (a system register by its index); '' (a signed decimal, as a register) otherwise."""
+    words = _words(label)
+    return "address" if not words or words & (ADDRESS_WORDS | BITS_WORDS) else ""
 
 
-def _state_value(label: str, raw) -> Value:
+def _model_change(row: _ModelRow, addresses: set[str]) -> Change:
+    kind = "address" if str(row.after) in addresses else _state_kind(row.name)
+    return Change(row.name, _state_value(row.before, kind), _state_value(row.after, kind))
+
+
+def _state_value(raw, kind: str) -> Value:
     """A model variable's value typed as a register's is: a 64-bit Word (its declared type, which the model prints
-    as 16 hex digits) a signed decimal (``LastFrameSize`` 16), or hex where its name says it is an address
-    (``ReturnAddress`` 0x1000) or gives no word to type by (``ssr[0xf43]``); any other value (a narrower bit field,
-    an integer, a boolean, an enumeration) as the model prints it. The exact bits are the hover title."""
+    as 16 hex digits) a signed decimal (``LastFrameSize`` 16), or hex (``kind`` 'address': ``ReturnAddress``
+    0x1000); any other value (a narrower bit field, an integer, a boolean, an enumeration) as the model prints it.
+    The exact bits are the hover title."""
     text = str(raw)
     parts = text.split(" ")
-    if not parts or not all(WORD.match(p) for p in parts):
+    if not all(WORD.match(p) for p in parts):
         return Value(text, text)
-    shown = [typed(p, _state_kind(label)) for p in parts]
+    shown = [typed(p, kind) for p in parts]
     return Value(" ".join(v.text for v in shown), " ".join(v.bits for v in shown))
 
 

@@ -152,12 +152,18 @@ def test_model_state_is_typed_as_a_register_is_by_its_declared_width_and_name():
                                     ["_ExtendedSystemRegisters[3904..3905]", "0x0000000000000000 0x0000000000000000",
                                      "0x0000000000000170 0x0000000000000100"],
                                     ["_LastFrameBegin", "0", "3"], ["_BundleDataAttributes.data_layout", "0x00", "0x15"],
-                                    ["_BundleActive", "FALSE", "TRUE"]]}
+                                    ["_BundleActive", "FALSE", "TRUE"],
+                                    ["_SystemRegisters.core_state", "0x0000000000000002", "0x0000000000000000"],
+                                    ["_FaultAddress", "0x0000000000000000", "0x0000000000000180"],
+                                    ["_ACRTrapArgument0[0]", "0x0000000000000000", "0x0000000000000180"]]}
     view = teaching_view(Taught(block, result, 0))
     assert [(c.name, c.before.text, c.after.text) for c in view.changes] == [
         ("LastFrameSize", "0", "16"), ("LastMemoryCommandAddress", "0x0", "0x200"), ("BundleSequentialPC", "0x0", "0x4"),
         ("CommitArgument", "0", "-12"), ("ssr[0xf40..0xf41]", "0x0 0x0", "0x170 0x100"), ("LastFrameBegin", "0", "3"),
-        ("BundleDataAttributes.data_layout", "0x00", "0x15"), ("BundleActive", "FALSE", "TRUE")]
+        ("BundleDataAttributes.data_layout", "0x00", "0x15"), ("BundleActive", "FALSE", "TRUE"),
+        # (a state of bits: hex; a value equal to an address the example shows is that address)
+        ("SystemRegisters.core_state", "0x2", "0x0"), ("FaultAddress", "0x0", "0x180"),
+        ("ACRTrapArgument0[0]", "0x0", "0x180")]
     assert view.changes[0].after.bits == "0x0000000000000010"
     assert view.changes[4].after.bits == "0x0000000000000170 0x0000000000000100"
 
@@ -178,3 +184,6 @@ def test_a_variable_that_mirrors_a_register_is_folded_and_shows_the_register_as_
     plain = {**result, "changed": [result["changed"][0], ["_LastQueueLeft", "0x0000000000000000",
                                                           "0x0000000000000018"]]}
     assert [(c.name, c.after.text) for c in teaching_view(Taught(setret, plain, 0)).changes] == [("ra", "24")]
+    # nor is the program counter's step to the same value (bookkeeping): ra stays a decimal there
+    step = {**result, "changed": [["_PC", "0x0000000000000014", "0x0000000000000018"], result["changed"][0]]}
+    assert [(c.name, c.after.text) for c in teaching_view(Taught(setret, step, 0)).changes] == [("ra", "24")]
