@@ -65,5 +65,22 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
     for name in ("FENTRY", "FEXIT", "FRET.RA", "FRET.STK"):
         assert "reads the frame stack pointer from R2 (<code>a0</code>" in en[name], name
         assert "从 R2（<code>a0</code>" in zh[name] and "<code>sp</code>" in zh[name], name
+    # FENTRY's two stores are two 8-byte values (their bytes on hover), not sixteen byte rows; the frame's size a
+    # number; FRET.STK's pc the address it returned to, in hex, and the model's copy of ra (_ReturnAddress) folded
     assert "<code>FENTRY [a1 ~ a2], sp!, 16</code> with <code>a0 = 0x400, sp = 0x400, a1 = 7, a2 = 5</code> gives " \
-        "<code>a0 = 0x3f0, memory[0x3f0] = 0x05" in en["FENTRY"]
+        "<code>a0 = 0x3f0, memory[0x3f0] = 5, memory[0x3f8] = 7, FrameDepth = 1</code>" in en["FENTRY"]
+    for lang, sections in (("en", en), ("zh-CN", zh)):
+        fentry = FOLDED.sub("", sections["FENTRY"])
+        assert re.findall(r"<td><code>(memory\[0x[0-9a-f]+\])</code>", fentry) == ["memory[0x3f0]", "memory[0x3f8]"]
+        assert '<code title="0x0000000000000005 (05 00 00 00 00 00 00 00)">5</code>' in fentry, lang
+        assert '<td><code>LastFrameSize</code></td><td><code title="0x0000000000000000">0</code></td>' \
+            '<td class="pto-changed"><code title="0x0000000000000010">16</code>' in fentry, lang
+        ret = FOLDED.sub("", sections["FRET.STK"])
+        assert "<code>pc = 0x1000, a0 = 0x410, ra = 0x1000, s0 = 5</code>" in ret and "ReturnAddress" not in ret, lang
+    # on every page: an address (pc) in hex, no shown state a small 64-bit value in 16 hex digits
+    for lang in ("", "zh-CN"):
+        for name, html in _sections(real_site, lang).items():
+            shown = FOLDED.sub("", html)
+            assert not re.search(r"<td><code>pc</code></td><td><code title=\"[^\"]*\">-?\d+<", shown), (lang, name)
+            cells = re.findall(r'class="pto-changed"><code title="[^"]*">(0x[0-9a-f]{16})<', shown)
+            assert all(int(c, 16) >= 1 << 56 for c in cells), (lang, name, cells)
