@@ -89,18 +89,18 @@ def test_frame_examples_save_and_restore_through_the_model_stack_pointer(real_lo
         found = taught[mnemonic]
         view = teaching_view(found)
         assert not view.fault and view.stack[1] == model.index and view.stack[3] == 1  # (R1: the names' sp)
-        changes = {c.name: (int(c.before.bits, 16), int(c.after.bits, 16)) for c in view.changes}
+        # (a memory row's hover title is its value's hex and then its bytes: "0x...05 (05 00 ...)")
+        changes = {c.name: (int(c.before.bits.split()[0], 16), int(c.after.bits.split()[0], 16)) for c in view.changes}
         sp_name, frame = view.stack[0], int(found.scenario.asm.rsplit(",", 1)[1])
         before, after = changes.pop(sp_name)
         assert "sp" not in changes  # the register the names call sp stays where it was
         ranges = [o for o in found.scenario.operands if o.kind in ("source", "destination")]
         if mnemonic == "FENTRY":
             assert after == before - frame
-            old = _bytes(found.scenario.setup)
-            for i, o in enumerate(ranges):
-                slot = before - 8 * (i + 1)
-                got = sum(changes.get(f"memory[0x{slot + b:x}]", (0, old[slot + b]))[1] << (8 * b) for b in range(8))
-                assert got == int(o.value), (o.name, got)
+            slots = [before - 8 * (i + 1) for i in range(len(ranges))]  # each an 8-byte row of its own, by value
+            assert sorted(n for n in changes if n.startswith("memory[")) == sorted(f"memory[0x{a:x}]" for a in slots)
+            for slot, o in zip(slots, ranges, strict=True):
+                assert changes[f"memory[0x{slot:x}]"] == (_word_at(found.scenario.setup, slot), int(o.value)), o.name
         else:
             assert after == before + frame and ranges[0].name == "ra"
             target = _word_at(found.scenario.setup, after - 8)
