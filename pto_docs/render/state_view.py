@@ -185,7 +185,8 @@ def teaching_view(taught) -> TeachingView:
     targets |= {c.after.bits for c in changes if isinstance(c, Change) and c.name == "pc"}
     changes = [_model_change(c, targets) if isinstance(c, _ModelRow) else c for c in changes]
     if memory:
-        words = _memory_words(memory, s.access, result.get("before") or ())
+        dtype = s.data_type if s.data_type in FLOAT_FORMATS and FLOAT_FORMATS[s.data_type][2] == 8 * s.access else ""
+        words = _memory_words(memory, s.access, result.get("before") or (), dtype)
         changes[at:at] = words
         known.update(c.name for c in words)
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
@@ -196,7 +197,8 @@ def teaching_view(taught) -> TeachingView:
     inputs = ", ".join(f"{o.name} = {o.value.text}" for o in operands if o.value is not None)
     if s.surface == "tile":
         inputs = ", ".join(f"{t.name} ({t.data_type})" for t in tiles if t.role == "source") or inputs
-        outputs = ", ".join(f"{t.name}" for t in tiles if t.role == "destination")
+        outputs = ", ".join(f"{t.name}" for t in tiles if t.role == "destination") \
+            or ", ".join(f"{c.name} = {c.after.text}" for c in changes[:4])  # a store: the memory it wrote
     else:
         # registers and pc, then memory, then the model's own state (an atomic's caption names its register
         # result before the bytes it stored; FENTRY's the stack pointer it moved before the saved bytes)
@@ -259,7 +261,7 @@ def _mirror(before, after, registers: set[str]) -> bool:
     return isinstance(after, str) and WORD.match(after) is not None and after != before and after in registers
 
 
-def _memory_words(memory: Mapping[int, tuple], size: int, before_rows) -> list[Change]:
+def _memory_words(memory: Mapping[int, tuple], size: int, before_rows, dtype: str = "") -> list[Change]:
     """The changed bytes as little-endian values of the access ``size`` at aligned addresses (``memory[0x3f0]`` = 5,
     an 8-byte slot), a byte the run did not change read from the state before it (the setup's bytes, else the
     model's reset value, 0); the hover title is the value's hex and its bytes in memory order."""
@@ -276,7 +278,7 @@ def _memory_words(memory: Mapping[int, tuple], size: int, before_rows) -> list[C
             b, a = memory.get(address, (old, old))
             olds.append(_byte(b if b is not None else old))
             news.append(_byte(a if a is not None else old))
-        out.append(Change(f"memory[0x{base:x}]", _word(olds), _word(news)))
+        out.append(Change(f"memory[0x{base:x}]", _word(olds, dtype), _word(news, dtype)))
     return out
 
 
@@ -285,8 +287,9 @@ def _byte(text: str) -> int:
     return n & 0xFF if n is not None else 0
 
 
-def _word(data: list[int]) -> Value:
-    value = typed(hex(int.from_bytes(bytes(data), "little")), "", 8 * len(data))
+def _word(data: list[int], dtype: str = "") -> Value:
+    """A little-endian value typed as a register is (an FP element of a tile's FP type: its number)."""
+    value = typed(hex(int.from_bytes(bytes(data), "little")), dtype, 8 * len(data))
     return Value(value.text, f"{value.bits} ({' '.join(f'{b:02x}' for b in data)})")
 
 

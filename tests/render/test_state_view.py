@@ -187,3 +187,17 @@ def test_a_variable_that_mirrors_a_register_is_folded_and_shows_the_register_as_
     # nor is the program counter's step to the same value (bookkeeping): ra stays a decimal there
     step = {**result, "changed": [["_PC", "0x0000000000000014", "0x0000000000000018"], result["changed"][0]]}
     assert [(c.name, c.after.text) for c in teaching_view(Taught(setret, step, 0)).changes] == [("ra", "24")]
+
+
+def test_a_tile_store_shows_its_memory_as_elements_of_its_data_type_and_names_them_in_the_caption():
+    """A tile store (no destination tile) writes memory: values of its element size, an FP element as its number,
+    and the caption says what it wrote."""
+    store = Scenario("U", "TSTORE", "tile", "tstore", (), {"call": "TSTORE", "arguments": []}, data_type="FP32",
+                     operands=(Operand("address", "memory", "", "0x200"),), access=4,
+                     tiles=((1, "source", "FP32", 1, 2, ((1.5, -2.0),)),))
+    result = {**RESULT, "changed": [["_Memory[512..519]", "0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00",
+                                     "0x00 0x00 0xc0 0x3f 0x00 0x00 0x00 0xc0"]]}
+    view = teaching_view(Taught(store, result, 0))
+    assert [(c.name, c.after.text, c.after.bits) for c in view.changes] == [
+        ("memory[0x200]", "1.5", "0x3fc00000 (00 00 c0 3f)"), ("memory[0x204]", "-2.0", "0xc0000000 (00 00 00 c0)")]
+    assert view.caption_outputs == "memory[0x200] = 1.5, memory[0x204] = -2.0"
