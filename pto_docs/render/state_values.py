@@ -102,8 +102,8 @@ def is_mirror(before, after, registers: set[str]) -> bool:
 
 
 def memory_words(memory: Mapping[int, tuple], size: int, before_rows, dtype: str = "") -> list[Change]:
-    """The changed bytes as little-endian values of the access ``size`` at aligned addresses (``memory[0x3f0]`` = 5,
-    an 8-byte slot), a byte the run did not change read from the state before it (the setup's bytes, else the
+    """The changed bytes as little-endian values of the access ``size`` at aligned addresses (``memory[0x3f0]`` = 0x5,
+    an 8-byte slot; hex unless ``dtype``, the example's data type of that size, types them), a byte the run did not change read from the state before it (the setup's bytes, else the
     model's reset value, 0); the hover title is the value's hex and its bytes in memory order."""
     known: dict[int, str] = {}
     for name, values in before_rows:
@@ -128,8 +128,9 @@ def _byte(text: str) -> int:
 
 
 def _word(data: list[int], dtype: str = "") -> Value:
-    """A little-endian value typed as a register is (an FP element of a tile's FP type: its number)."""
-    value = typed(hex(int.from_bytes(bytes(data), "little")), dtype, 8 * len(data))
+    """A little-endian value of memory: raw bits, so hex (SH's 0x3423, not 13347), unless the example's data type
+    types it (an element of a tile's FP32 type: its number; of S32: a signed decimal)."""
+    value = typed(hex(int.from_bytes(bytes(data), "little")), dtype or "address", 8 * len(data))
     return Value(value.text, f"{value.bits} ({' '.join(f'{b:02x}' for b in data)})")
 
 

@@ -128,7 +128,8 @@ def teaching_view(taught) -> TeachingView:
     targets |= {c.after.bits for c in changes if isinstance(c, Change) and c.name == "pc"}
     changes = [model_change(c, targets) if isinstance(c, ModelRow) else c for c in changes]
     if memory:
-        dtype = s.data_type if s.data_type in FLOAT_FORMATS and FLOAT_FORMATS[s.data_type][2] == 8 * s.access else ""
+        # (typed by the example's data type where it has the access size: an FP32 or S32 tile store's elements)
+        dtype = s.data_type if re.fullmatch(r"[A-Z]+\d+", s.data_type) and _width(s.data_type) == 8 * s.access else ""
         words = memory_words(memory, s.access, result.get("before") or (), dtype)
         changes[at:at] = words
         known.update(c.name for c in words)

@@ -203,8 +203,9 @@ def test_a_frame_example_shows_its_slots_as_8_byte_values(frames):
                           [f"_PEGPRs[0][{MODEL_SP}]", f"0x{base:016x}", f"0x{low:016x}"]]}
     view = teaching_view(Taught(first, result, 0))
     rows = [(c.name, c.after.text) for c in view.changes if c.name.startswith("memory[")]
-    assert rows == [(f"memory[0x{base - size * (i + 1):x}]", str(v)) for i, v in reversed(list(enumerate(saved)))]
+    # (a value in memory is raw bits: hex)
+    assert rows == [(f"memory[0x{base - size * (i + 1):x}]", hex(v)) for i, v in reversed(list(enumerate(saved)))]
     top = next(c for c in view.changes if c.name == f"memory[0x{base - size:x}]")
     old = bytes(memory[a] for a in range(base - size, base))
     assert top.before.bits == f"0x{int.from_bytes(old, 'little'):016x} ({' '.join(f'{b:02x}' for b in old)})"
-    assert f"memory[0x{base - size:x}] = {saved[0]}" in view.caption_outputs
+    assert f"memory[0x{base - size:x}] = {hex(saved[0])}" in view.caption_outputs

@@ -3,6 +3,8 @@ values with their exact bits, grouped model rows split, bookkeeping and model-in
 
 from __future__ import annotations
 
+import dataclasses
+
 from pto_docs.bridge.teaching import Operand, Scenario
 from pto_docs.bridge.teaching_run import Taught
 from pto_docs.render.state_view import teaching_view, typed
@@ -128,17 +130,31 @@ def test_changed_memory_is_shown_as_values_of_the_access_size_with_their_bytes_o
                           ["_SystemRegisters.cycle", "0x0", "0x1"]]}
     view = teaching_view(Taught(_store(4), result, 0))
     rows = [(c.name, c.before.text, c.after.text) for c in view.changes]
-    assert rows == [("memory[0x200]", hex(0x44332211), hex(0x44330007)), ("memory[0x208]", "0", "5")]
+    assert rows == [("memory[0x200]", hex(0x44332211), hex(0x44330007)), ("memory[0x208]", "0x0", "0x5")]
     assert view.changes[0].after.bits == "0x44330007 (07 00 33 44)"
     assert view.changes[1].before.bits == "0x00000000 (00 00 00 00)"
-    assert view.caption_outputs == f"memory[0x200] = {hex(0x44330007)}, memory[0x208] = 5"
+    assert view.caption_outputs == f"memory[0x200] = {hex(0x44330007)}, memory[0x208] = 0x5"
     # two 2-byte values where the access is 2 bytes; byte by byte where the size is unknown (as before)
     halves = teaching_view(Taught(_store(2), result, 0))
     assert [c.name for c in halves.changes] == ["memory[0x200]", "memory[0x208]"]
-    assert halves.changes[0].after.text == "7" and halves.changes[0].after.bits == "0x0007 (07 00)"
+    assert halves.changes[0].after.text == "0x7" and halves.changes[0].after.bits == "0x0007 (07 00)"
     unknown = teaching_view(Taught(_store(0), result, 0))
     assert [(c.name, c.after.text) for c in unknown.changes] == [("memory[0x200]", "0x07"), ("memory[0x201]", "0x00"),
                                                                  ("memory[0x208]", "0x05")]
+
+
+def test_memory_a_store_changed_is_its_raw_value_in_hex_unless_the_data_type_types_it():
+    """Memory holds bits, not a signed number: a 2-byte store over 0x3423 shows 0x3423 (not 13347), a value with its
+    top bit set 0x8899 (not -30567); an example whose data type has the access size types it (S16: -30567)."""
+    result = {**RESULT, "before": [["_Memory[512..513]", "0x23 0x34"]],
+              "changed": [["_Memory[512..513]", "0x23 0x34", "0x99 0x88"]]}
+    view = teaching_view(Taught(_store(2), result, 0))
+    assert [(c.name, c.before.text, c.after.text) for c in view.changes] == [("memory[0x200]", "0x3423", "0x8899")]
+    assert view.changes[0].before.bits == "0x3423 (23 34)"
+    typed16 = teaching_view(Taught(dataclasses.replace(_store(2), data_type="S16"), result, 0))
+    assert [(c.before.text, c.after.text) for c in typed16.changes] == [("13347", "-30567")]
+    wider = teaching_view(Taught(dataclasses.replace(_store(2), data_type="S32"), result, 0))  # (another size)
+    assert [c.after.text for c in wider.changes] == ["0x8899"]
 
 
 def test_model_state_is_typed_as_a_register_is_by_its_declared_width_and_name():
