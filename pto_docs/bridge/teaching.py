@@ -238,6 +238,7 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Sce
 
 def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
     out: list[Scenario] = []
+    declared = contract_access(unit.file.text, unit.mnemonic or "")  # (for a form whose record gives no size)
     for form in unit.catalog_records:
         if not (isinstance(form, Mapping) and "encoding" in form):
             continue
@@ -247,12 +248,12 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
                 continue
             made: list[Scenario] = []
             for variant in range(variants):
-                found = _compose(assembler, unit, form, syn, variant, shape=shape)
+                found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared)
                 if found is not None:
                     made.append(found)
                     yield found
             for n, mode in enumerate((ZERO_IMMEDIATES, ZERO_SOURCE)):
-                fallback = _compose(assembler, unit, form, syn, 0, mode, shape)
+                fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared)
                 if fallback is not None and fallback.asm not in {m.asm for m in made}:
                     made.append(dataclasses.replace(fallback, variant=variants + n))
                     yield made[-1]
@@ -266,7 +267,7 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
 
 
 def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int,
-             mode: str = "", shape: tuple[dict, dict] | None = None) -> Scenario | None:
+             mode: str = "", shape: tuple[dict, dict] | None = None, declared: int = 0) -> Scenario | None:
     widths, steps = shape or (_widths(form), _steps(form))
     values: dict[str, int] = dict.fromkeys(widths, 0)
     chosen: dict[str, list] = {}  # the values a one-of constraint allows a field (ACRE's rra_type: 0 or 1)
@@ -330,7 +331,7 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     note = (model_sp.index, SOURCE_CODE["sp"], model_sp.constant, model_sp.path, model_sp.line) if model_sp else ()
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
                     operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition,
-                    stack=note, access=stack.SLOT_BYTES if frame else access_size(form))
+                    stack=note, access=stack.SLOT_BYTES if frame else access_size(form) or declared)
 
 
 def access_size(form: Mapping) -> int:
@@ -339,6 +340,25 @@ def access_size(form: Mapping) -> int:
     agu = form.get("agu")
     size = agu.get("size_bytes") if isinstance(agu, Mapping) else None
     return size if type(size) is int and size in (1, 2, 4, 8) else 0
+
+
+# an instruction contract's size of its memory access, as the model declares it in the instruction's own unit:
+# ``pure func InstructionContractAtomicSizeBytes_LD_ADD() => integer {1,2,4,8} begin return 8; end;`` (Atomic,
+# Compare, Load, Store, AGU ...); a comment or a metadata line is no declaration
+CONTRACT_SIZE = re.compile(r"\bfunc\s+InstructionContract[A-Za-z]*SizeBytes_([A-Za-z0-9_]+)\s*\(\s*\)"
+                           r"[^;]{0,200}?\bbegin\s+return\s+(\d{1,3})\s*;")
+
+
+def contract_access(text: str, mnemonic: str) -> int:
+    """The bytes of an instruction's memory access as its ASL contract declares them (an atomic's record has no
+    ``agu``: LD.ADD's ``InstructionContractAtomicSizeBytes_LD_ADD`` returns 8, SWAPW's 4, CASH's compare 2): the one
+    size (1, 2, 4 or 8) every such function of this mnemonic returns; 0 when there is none, or sizes that differ
+    (DMA's 64-byte copy in 8-byte chunks) -- the page then shows the bytes one by one."""
+    from .teaching_run import model_text  # (its comment stripping is linear on hostile text)
+    own = re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
+    code = model_text(text).split("\0", 1)[-1]
+    sizes = {int(m.group(2)) for m in CONTRACT_SIZE.finditer(code) if m.group(1) == own}
+    return sizes.pop() if len(sizes) == 1 and sizes <= {1, 2, 4, 8} else 0
 
 
 def _changed_by(mode: str, syn: Syntax, chosen) -> bool:

@@ -399,3 +399,44 @@ def test_a_store_scenario_takes_its_access_size_from_the_forms_catalog_record(ca
     for record in ({}, {"agu": "8"}, {"agu": {"size_bytes": 3}}, {"agu": {"size_bytes": True}},
                    {"agu": {"size_bytes": 10 ** 12}}, {"agu": {"size_bytes": "8"}}):
         assert teaching.access_size(record) == 0, record
+
+
+def _swi_tree(tmp_path, contract: str):
+    """A copy of the catalog tree whose SWI record gives no ``agu`` (as an atomic's does not) and whose contract
+    declares the access size as ``contract`` says."""
+    import json
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    path = tree / "asl/scalar/agu/SWI.asl"
+    head, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    meta = json.loads(head.split(":", 1)[1])
+    meta["catalog_records"] = [{k: v for k, v in r.items() if k != "agu"} for r in meta["catalog_records"]]
+    declared = "pure func InstructionContractAGUSizeBytes_SWI() => integer {1, 2, 4, 8}\nbegin\n    return 4;\nend;"
+    assert declared in rest
+    path.write_text(f"// PTO-INSTRUCTION: {json.dumps(meta)}\n" + rest.replace(declared, contract), encoding="utf-8")
+    return load_catalog(tree).catalog
+
+
+def test_a_form_whose_record_gives_no_access_size_takes_the_one_its_asl_contract_declares(tmp_path):
+    """An atomic's record has no ``agu`` (LD.ADD, SWAPW, CASH ...): the access size is the one the instruction's own
+    ASL contract declares (``InstructionContract...SizeBytes_<mnemonic>``); none, a commented-out one, or sizes that
+    differ give 0 (the bytes one by one)."""
+    from pto_docs.isa.assembler import Assembler
+    cases = {"pure func InstructionContractAGUSizeBytes_SWI() => integer {1, 2, 4, 8}\nbegin\n    return 2;\nend;": 2,
+             "pure func InstructionContractAtomicSizeBytes_SWI() => integer {1,2,4,8}\nbegin\n    return 8;\nend;": 8,
+             "// pure func InstructionContractAGUSizeBytes_SWI() => integer\n// begin\n//     return 2;\n// end;": 0,
+             "pure func InstructionContractAGUSizeBytes_SWIX() => integer\nbegin\n    return 2;\nend;": 0}
+    for n, (contract, size) in enumerate(cases.items()):
+        catalog = _swi_tree(tmp_path / str(n), contract)
+        unit = catalog.units["PTO-SCALAR-SWI"]
+        assert not any("agu" in r for r in unit.catalog_records)
+        found = teaching.scalar_scenarios(Assembler(catalog), unit)
+        assert found and {s.access for s in found} == {size}, contract
+    two = ("pure func InstructionContractLoadSizeBytes_LD_X() => integer\nbegin return 4; end;\n"
+           "pure func InstructionContractStoreSizeBytes_LD_X() => integer\nbegin return 8; end;")
+    assert teaching.contract_access(two, "LD.X") == 0 and teaching.contract_access(two.replace("8", "4"), "LD.X") == 4
+    assert teaching.contract_access(two.replace("8", "64").replace("4", "64"), "LD.X") == 0  # (no such access)
