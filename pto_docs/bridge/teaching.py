@@ -31,6 +31,7 @@ from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_CODE, SOURC
 from ..isa.assembler.syntax import Slot, Syntax
 from ..isa.encoding import form_fields
 from ..model.catalog import Unit
+from ..store.memo import Memo
 from . import teaching_stack as stack
 
 CASE_SCHEMA = "pto-docs.case.v2"
@@ -65,6 +66,10 @@ BUNDLE_PRELUDES = (_bundle("Standard", "Fallthrough", True), _bundle("Standard",
 # what a prelude says of the state the example starts in, when it is more than "in a block body": the code of the
 # condition a fault example names (labels teaching.conditions.*)
 PRELUDE_CONDITIONS = ("", "", "", "", "ring_2", "saved_context")
+# where an example that is not placed otherwise (a block body, a PC-relative access) starts: the program counter
+# of a branch, a jump or a PC-relative result is an address, and its scenarios' immediates (-12 halfwords, -12
+# pages of ADDTPC) keep it one from here (from pc 0, J -12 went to 0xffffffffffffffe8)
+START_PC = 0x10000
 RESERVED = "reserved-in-pto"  # a form's status: the encoding is reserved, every use raises Illegal Instruction
 # the fallback value sets tried after the ordinary ones: every free immediate 0 (encoded zero is an assigned value:
 # SSRGET 0 reads the first system register, where 12, 5 and 2 are unknown addresses), and the first source register
@@ -237,8 +242,15 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Sce
 
 
 def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
-    out: list[Scenario] = []
+    out: list[Scenario] = []  # (as composed: the block-body retries put them where their prelude's block is)
     declared = contract_access(unit.file.text, unit.mnemonic or "")  # (for a form whose record gives no size)
+    start = pc_writer(assembler.catalog)
+    start = (f"{start}({word(START_PC)});",) if start else ()
+
+    def placed(s: Scenario) -> Scenario:  # at START_PC, unless its setup writes the program counter itself
+        if not start or any(line.startswith(PC_WRITERS) for line in s.setup):
+            return s
+        return dataclasses.replace(s, setup=start + s.setup)
     for form in unit.catalog_records:
         if not (isinstance(form, Mapping) and "encoding" in form):
             continue
@@ -251,12 +263,12 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
                 found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared)
                 if found is not None:
                     made.append(found)
-                    yield found
+                    yield placed(found)
             for n, mode in enumerate((ZERO_IMMEDIATES, ZERO_SOURCE)):
                 fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared)
                 if fallback is not None and fallback.asm not in {m.asm for m in made}:
                     made.append(dataclasses.replace(fallback, variant=variants + n))
-                    yield made[-1]
+                    yield placed(made[-1])
             out += made
     # the same again inside a block body, for an instruction that faults outside one (SETC.*, B.* ...)
     stride = variants + 2
@@ -332,6 +344,28 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
                     operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition,
                     stack=note, access=stack.SLOT_BYTES if frame else access_size(form) or declared)
+
+
+PC_WRITERS = ("WriteTPC(", "WritePC(")  # the model's subprograms that set the program counter (preferred first)
+_PC_WRITER = re.compile(r"^[ \t]*func[ \t]+(WriteTPC|WritePC)[ \t]*\(", re.M)
+
+
+def pc_writer(catalog) -> str:
+    """The subprogram of the model (a unit that is no instruction) a scenario sets its start pc with: WriteTPC, as
+    the block preludes do, else WritePC; '' when the model declares neither (the example starts at the model's
+    reset pc)."""
+    key = id(catalog)
+    held = _PC_WRITERS.get(key)
+    if held is not None and held[0] is catalog:
+        return held[1]
+    found = {m.group(1) for u in catalog.units.values() if not u.is_instruction and "func" in u.file.text
+             for m in _PC_WRITER.finditer(u.file.text)}
+    result = next((w[:-1] for w in PC_WRITERS if w[:-1] in found), "")
+    _PC_WRITERS[key] = (catalog, result)
+    return result
+
+
+_PC_WRITERS = Memo(__name__, "id of a catalog -> (the catalog, the subprogram its model sets the pc with)", limit=4)
 
 
 def access_size(form: Mapping) -> int:

@@ -440,3 +440,30 @@ def test_a_form_whose_record_gives_no_access_size_takes_the_one_its_asl_contract
            "pure func InstructionContractStoreSizeBytes_LD_X() => integer\nbegin return 8; end;")
     assert teaching.contract_access(two, "LD.X") == 0 and teaching.contract_access(two.replace("8", "4"), "LD.X") == 4
     assert teaching.contract_access(two.replace("8", "64").replace("4", "64"), "LD.X") == 0  # (no such access)
+
+
+def test_an_example_not_placed_otherwise_starts_at_a_pc_a_backward_jump_keeps_an_address(catalog, tmp_path):
+    """A scalar scenario starts at START_PC (a jump of -12 halfwords from pc 0 went to 0xffffffffffffffe8) when the
+    model declares a subprogram that sets the pc; a block-body retry starts where its prelude's block is, a
+    PC-relative access where its memory is; a model without such a subprogram gets no call to one."""
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.isa.assembler import Assembler
+    from tests.conftest import REPO
+    unit = catalog.units["PTO-SCALAR-SWI"]
+    assert teaching.pc_writer(catalog) == ""  # (the toy model sets _PC itself only)
+    assert not any("WriteTPC(" in line or "WritePC(" in line for s in teaching.scalar_scenarios(Assembler(catalog), unit)
+                   if not s.in_bundle for line in s.setup)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    top = tree / "asl/scalar/model/dispatch/top-level.asl"
+    top.write_text(top.read_text("utf-8") + "\nfunc WriteTPC(value: bits(64))\nbegin\n    _PC = value;\nend;\n", "utf-8")
+    placed = load_catalog(tree).catalog
+    assert teaching.pc_writer(placed) == "WriteTPC"
+    found = list(teaching.scalar_scenarios(Assembler(placed), placed.units["PTO-SCALAR-SWI"]))
+    start = f"WriteTPC({teaching.word(teaching.START_PC)});"
+    assert all(s.setup[0] == start and start not in s.setup[1:] for s in found if not s.in_bundle)
+    bodies = [s for s in found if s.in_bundle]
+    assert bodies and all(start not in s.setup and any(line.startswith("WriteTPC(") for line in s.setup) for s in bodies)
+    assert teaching.START_PC - 2 * 12 > 0  # (J -12 from there is an address)
