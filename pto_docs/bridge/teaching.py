@@ -378,7 +378,10 @@ def access_size(form: Mapping) -> int:
 
 # an instruction contract's size of its memory access, as the model declares it in the instruction's own unit:
 # ``pure func InstructionContractAtomicSizeBytes_LD_ADD() => integer {1,2,4,8} begin return 8; end;`` (Atomic,
-# Compare, Load, Store, AGU ...); a comment or a metadata line is no declaration
+# Compare, Load, Store, AGU ...); a comment, a metadata line or a string literal is no declaration
+# (a string, a line comment, a block comment; one left open runs to its line's or the text's end, a string's even
+# after a lone backslash there: every alternative matches where it starts, so hostile text is linear)
+NOT_CODE = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|\\?$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
 CONTRACT_SIZE = re.compile(r"\bfunc\s+InstructionContract[A-Za-z]*SizeBytes_([A-Za-z0-9_]+)\s*\(\s*\)"
                            r"[^;]{0,200}?\bbegin\s+return\s+(\d{1,3})\s*;")
 
@@ -388,9 +391,8 @@ def contract_access(text: str, mnemonic: str) -> int:
     ``agu``: LD.ADD's ``InstructionContractAtomicSizeBytes_LD_ADD`` returns 8, SWAPW's 4, CASH's compare 2): the one
     size (1, 2, 4 or 8) every such function of this mnemonic returns; 0 when there is none, or sizes that differ
     (DMA's 64-byte copy in 8-byte chunks) -- the page then shows the bytes one by one."""
-    from .teaching_run import model_text  # (its comment stripping is linear on hostile text)
     own = re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
-    code = model_text(text).split("\0", 1)[-1]
+    code = NOT_CODE.sub(" ", text)
     sizes = {int(m.group(2)) for m in CONTRACT_SIZE.finditer(code) if m.group(1) == own}
     return sizes.pop() if len(sizes) == 1 and sizes <= {1, 2, 4, 8} else 0
 

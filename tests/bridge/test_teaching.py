@@ -440,6 +440,13 @@ def test_a_form_whose_record_gives_no_access_size_takes_the_one_its_asl_contract
            "pure func InstructionContractStoreSizeBytes_LD_X() => integer\nbegin return 8; end;")
     assert teaching.contract_access(two, "LD.X") == 0 and teaching.contract_access(two.replace("8", "4"), "LD.X") == 4
     assert teaching.contract_access(two.replace("8", "64").replace("4", "64"), "LD.X") == 0  # (no such access)
+    one = "pure func InstructionContractStoreSizeBytes_LD_X() => integer begin return 2; end;"
+    assert teaching.contract_access(f'x = "{one}";', "LD.X") == 0 and teaching.contract_access(one, "LD.X") == 2
+    import time
+    start = time.perf_counter()  # hostile text: an unclosed string of escapes, comments, a long name are linear
+    for hostile in ('"\\' * 50_000, "/*" * 50_000, "func InstructionContract" + "A" * 100_000):
+        assert teaching.contract_access(hostile + "\n" + two.replace("8", "4"), "LD.X") == (0 if "/*" in hostile else 4)
+    assert time.perf_counter() - start < 2
 
 
 def test_an_example_not_placed_otherwise_starts_at_a_pc_a_backward_jump_keeps_an_address(catalog, tmp_path):
