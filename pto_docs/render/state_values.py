@@ -50,6 +50,7 @@ def typed(raw: str, data_type: str = "", width: int = 64) -> Value:
         value = struct.unpack(ffmt, struct.pack(ifmt, low))[0]
         text = "NaN" if value != value else repr(value) if data_type == "FP64" else _short(value, ffmt)
         return Value(text, f"0x{low:0{bits // 4}x}")
+    n &= (1 << width) - 1  # (a tile's S32 element the model reads sign-extended to 64 bits: its own 32 bits)
     if width == 8:
         return Value(f"0x{n:02x}", f"0x{n:02x}")
     signed = n - (1 << width) if n >> (width - 1) & 1 else n

@@ -33,6 +33,15 @@ def test_typed_values_carry_their_exact_bits():
     assert typed("0x7f", width=8).text == "0x7f"
 
 
+def test_an_element_the_model_reads_sign_extended_is_typed_by_its_own_width():
+    """A tile's S32 element is read by the model as a 64-bit value (TSUB's 1 - 8 as 0xfffffffffffffff9): the page
+    shows the element's own bits, -7 (0xfffffff9), not a 64-bit hex; an S8 element its byte."""
+    assert (typed("0xfffffffffffffff9", "S32", 32).text, typed("0xfffffffffffffff9", "S32", 32).bits) == \
+        ("-7", "0xfffffff9")
+    assert typed("0xffffffff88776655", "S32", 32).text == "0x88776655"  # (wide: hex, still its 32 bits)
+    assert typed("0xfffffffffffffffa", "S8", 8).text == "0xfa"
+
+
 def test_changes_are_named_by_the_syntax_and_bookkeeping_is_folded():
     view = teaching_view(Taught(FADD, RESULT, 0))
     # block state (what BSTART and the B.* descriptors set) is shown, by its name without the model's underscore
