@@ -347,7 +347,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
 
 
 PC_WRITERS = ("WriteTPC(", "WritePC(")  # the model's subprograms that set the program counter (preferred first)
-_PC_WRITER = re.compile(r"^[ \t]*func[ \t]+(WriteTPC|WritePC)[ \t]*\(", re.M)
+# (declared with one parameter and no result, as a scenario calls it: another signature would fail every setup)
+_PC_WRITER = re.compile(r"^[ \t]*func[ \t]+(WriteTPC|WritePC)[ \t]*\([^,\n]*\)[ \t]*$", re.M)
 
 
 def pc_writer(catalog) -> str:
