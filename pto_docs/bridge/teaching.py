@@ -334,7 +334,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     result = _result_type(syn, fields, fp)
     setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
     if frame:
-        more_setup, more_operands = _frame_setup(syn, fields, stack_regs, variant)
+        ra_copy = stack.register_mirror(assembler.catalog, SOURCE_CODE["ra"])
+        more_setup, more_operands = _frame_setup(syn, fields, stack_regs, variant, ra_copy)
         setup, operands = more_setup + setup, more_operands + operands
     if mode == ZERO_SOURCE:  # the zero register is an operand too (its 0 is the point of the example)
         operands.insert(0, Operand("zero", "source", "_PEGPRs[0][0]", "0"))
@@ -466,9 +467,12 @@ def _frame_size(syn: Syntax, values: dict, widths: Mapping[str, int], chosen: Ma
 
 
 def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[int],
-                 variant: int) -> tuple[list[str], list[Operand]]:
+                 variant: int, ra_copy: str | None = None) -> tuple[list[str], list[Operand]]:
     """The stack of a frame syntax (``sp!``, see teaching_stack): its stack pointer register(s) at an aligned
-    address, its range registers' values, and the memory of its slots."""
+    address, its range registers' values, and the memory of its slots. A restore whose slot zero is no return
+    target (its range does not begin at ra) finds ra an even return target, and the model's copy of ra
+    (``ra_copy``: 0.58.3's ``_ReturnAddress``, which FRET.RA returns through) the same, as a call would leave them;
+    without them FRET.RA returned to 0."""
     setup: list[str] = []
     operands: list[Operand] = []
     for reg in stack_regs:
@@ -486,6 +490,10 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
     if str(slot.field).startswith("Dst"):  # a restore: old values in the range, the saved values in the slots
         restores_ra = bool(slot.names) and "ra" in slot.names and regs[:1] == [slot.names["ra"]]
         words = stack.slot_words(len(regs), frame, restores_ra, variant)
+        ra = SOURCE_CODE["ra"]
+        if not restores_ra and ra_copy:
+            setup += [f"WriteGPR({ra}, {word(stack.RETURN_TARGET)});", f"{ra_copy} = {word(stack.RETURN_TARGET)};"]
+            operands.append(Operand("ra", "source", f"_PEGPRs[0][{ra}]", f"0x{stack.RETURN_TARGET:x}", "address"))
         for i, reg in enumerate(regs):
             target = restores_ra and i == 0
             setup.append(f"WriteGPR({reg}, {word(DEST_OLD)});")

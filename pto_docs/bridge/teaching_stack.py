@@ -36,6 +36,9 @@ MAX_FRAME = 8 * len(range(2, 24)) + 16  # the largest frame a scenario sets memo
 _CONSTANT = re.compile(r"^[ \t]*constant[ \t]+(\w+)[ \t]*=[ \t]*(\d{1,2})[ \t]*;", re.M)
 _SP_NAME = re.compile(r"(?:^|_)SP(?:_|$)")
 _READ_GPR = re.compile(r"\bReadGPR\([ \t]*(\w+)[ \t]*\)")
+# a model variable a subprogram sets to the value it has just written to a register: WriteGPR(10, target); then
+# _ReturnAddress = target; (the register's index a literal, the two statements adjacent)
+_MIRROR = re.compile(r"\bWriteGPR\([ \t]*(\d{1,2})[ \t]*,[ \t]*(\w+)[ \t]*\)[ \t]*;[ \t]*\n[ \t]*(_\w+)[ \t]*=[ \t]*(\w+)[ \t]*;")
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,25 @@ def model_stack_pointer(catalog: Catalog) -> ModelStackPointer | None:
 
 
 _FOUND = Memo(__name__, "id of a catalog -> (the catalog, its model's own stack pointer register)", limit=4)
+
+
+def register_mirror(catalog: Catalog, register: int) -> str | None:
+    """The model variable that holds a copy of ``register`` (for ra, the return address a restore that does not
+    restore it returns through: 0.58.3's FRET.RA reads ``_ReturnAddress``, which SETRET's SetReturnAddress sets next to
+    R10): the one variable a model unit (not an instruction) assigns, in the statement right after it, the value it
+    wrote to that register; None when no unit or more than one variable does (the scenario then sets no copy)."""
+    key = (id(catalog), register)
+    held = _MIRRORS.get(key)
+    if held is not None and held[0] is catalog:
+        return held[1]
+    found = {m.group(3) for unit in catalog.units.values() if not unit.is_instruction and "WriteGPR(" in unit.file.text
+             for m in _MIRROR.finditer(unit.file.text) if int(m.group(1)) == register and m.group(2) == m.group(4)}
+    result = next(iter(found)) if len(found) == 1 else None
+    _MIRRORS[key] = (catalog, result)
+    return result
+
+
+_MIRRORS = Memo(__name__, "(id of a catalog, a register) -> (the catalog, the model variable copying it)", limit=8)
 
 
 def stack_registers(catalog: Catalog, named_sp: int) -> tuple[tuple[int, ...], ModelStackPointer | None]:

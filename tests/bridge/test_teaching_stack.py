@@ -209,3 +209,43 @@ def test_a_frame_example_shows_its_slots_as_8_byte_values(frames):
     old = bytes(memory[a] for a in range(base - size, base))
     assert top.before.bits == f"0x{int.from_bytes(old, 'little'):016x} ({' '.join(f'{b:02x}' for b in old)})"
     assert f"memory[0x{base - size:x}] = {hex(saved[0])}" in view.caption_outputs
+
+
+# a model unit whose call writes ra (R10) and its own copy of it, as 0.58.3's SetReturnAddress does for SETRET
+MIRROR_UNIT = ('// PTO-UNIT: {"id":"PTO-BLOCK-MODEL-CALLS","surface":"block","classification":["model","calls"],'
+               '"depends_on":[]}\nvar _SampleReturnTarget : bits(64);\n\n'
+               "func SampleCall(target: bits(64))\nbegin\n    WriteGPR(10, target);\n"
+               "    _SampleReturnTarget = target;\nend;\n")
+
+
+@pytest.mark.parametrize("mirror, copied", [
+    (MIRROR_UNIT, "_SampleReturnTarget"),
+    (MIRROR_UNIT.replace("WriteGPR(10,", "WriteGPR(11,"), None),  # a copy of another register
+    (MIRROR_UNIT.replace("_SampleReturnTarget = target;", "_SampleReturnTarget = other;"), None),  # another value
+], ids=["copy", "other-register", "other-value"])
+def test_a_restore_that_does_not_restore_ra_finds_ra_and_the_models_copy_a_return_target(tmp_path, mirror, copied):
+    """A restore whose range does not begin at ra returns through ra as the model keeps it (0.58.3's FRET.RA
+    returns to _ReturnAddress, which the scenario never set: pc 0x10000 -> 0x0): the scenario sets ra and the one
+    model variable a model unit sets to what it wrote to R10 to an even return target; no such variable, no copy."""
+    from pto_docs.isa.assembler import Assembler
+    catalog = _tree(tmp_path / "tree")
+    (tmp_path / "tree" / "asl" / "block" / "lifecycle" / "FDROP.asl").write_text(_frame_unit(
+        "FDROP", "FDROP [RegDst0 ~ RegDstn], sp!, uimm", "DstBegin", "DstEnd", "0x00005041", RING,
+        "Restores an inclusive range from the slots above the stack pointer and returns through ra."), "utf-8")
+    (tmp_path / "tree" / "asl" / "block" / "model" / "calls.asl").write_text(mirror, "utf-8")
+    from pto_docs.analysis.load import load_catalog
+    catalog = load_catalog(tmp_path / "tree").catalog
+    assert teaching_stack.register_mirror(catalog, 10) == copied
+    first = teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-BLOCK-FDROP"])[0]
+    regs, _memory = _writes(first.setup)
+    assert 10 not in _range(first.asm)
+    target = teaching_stack.RETURN_TARGET
+    if copied:
+        assert regs[10] == target and target % 2 == 0
+        assert f"{copied} = Zeros{{PTO_XLEN}} + 0x{target:x};" in first.setup
+        assert [(o.name, o.value) for o in first.operands if o.name == "ra"] == [("ra", f"0x{target:x}")]
+    else:
+        assert 10 not in regs and not [line for line in first.setup if line.startswith("_")]
+    # a restore that begins at ra takes its target from slot zero: no copy to set
+    pop = teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-BLOCK-FPOP"])[0]
+    assert not [line for line in pop.setup if line.startswith("_")]
