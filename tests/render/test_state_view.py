@@ -226,3 +226,23 @@ def test_a_tile_store_shows_its_memory_as_elements_of_its_data_type_and_names_th
     assert [(c.name, c.after.text, c.after.bits) for c in view.changes] == [
         ("memory[0x200]", "1.5", "0x3fc00000 (00 00 c0 3f)"), ("memory[0x204]", "-2.0", "0xc0000000 (00 00 00 c0)")]
     assert view.caption_outputs == "memory[0x200] = 1.5, memory[0x204] = -2.0"
+
+
+def test_an_example_with_no_inputs_has_a_caption_without_them_in_both_languages():
+    """J and SETRET read no operand the page lists: their caption says what they give, not "with —"."""
+    from types import SimpleNamespace
+
+    from pto_docs.i18n import labels
+    from pto_docs.render.env import environment
+    jump = dataclasses.replace(FADD, asm="j -12", operands=(), data_type="", result_type="")
+    result = {**RESULT, "changed": [["_PC", "0x0000000000010000", "0x000000000000ffe8"]]}
+    view = teaching_view(Taught(jump, result, 0))
+    assert view.caption_inputs == "" and view.caption_outputs == "pc = 0xffe8"
+    template = environment().get_template("partials/teaching.html.j2")
+    for locale, caption in (("en", "<code>j -12</code> gives <code>pc = 0xffe8</code>."),
+                            ("zh-CN", "<code>j -12</code>：得到 <code>pc = 0xffe8</code>。")):
+        html = template.render(m=SimpleNamespace(teaching=view), L=labels(locale))
+        assert f'<p class="pto-example-caption">{caption}</p>' in html, locale
+    tile = SimpleNamespace(**{**view.__dict__, "surface": "tile", "caption_outputs": "memory[0x200] = 1.5"})
+    html = template.render(m=SimpleNamespace(teaching=tile), L=labels("en"))
+    assert '<p class="pto-example-caption"><code>j -12</code> writes memory[0x200] = 1.5.</p>' in html
