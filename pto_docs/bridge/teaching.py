@@ -244,6 +244,7 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Sce
 def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
     out: list[Scenario] = []  # (as composed: the block-body retries put them where their prelude's block is)
     declared = contract_access(unit.file.text, unit.mnemonic or "")  # (for a form whose record gives no size)
+    from_pc = contract_uses_pc(unit.file.text, unit.mnemonic or "")
     start = pc_writer(assembler.catalog)
     start = (f"{start}({word(START_PC)});",) if start else ()
 
@@ -262,12 +263,12 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
             for variant in range(variants):
                 found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared)
                 if found is not None:
-                    made.append(found)
+                    made.append(found := _pc_result(found) if from_pc else found)
                     yield placed(found)
             for n, mode in enumerate((ZERO_IMMEDIATES, ZERO_SOURCE)):
                 fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared)
                 if fallback is not None and fallback.asm not in {m.asm for m in made}:
-                    made.append(dataclasses.replace(fallback, variant=variants + n))
+                    made.append(dataclasses.replace(_pc_result(fallback) if from_pc else fallback, variant=variants + n))
                     yield placed(made[-1])
             out += made
     # the same again inside a block body, for an instruction that faults outside one (SETC.*, B.* ...)
@@ -397,6 +398,27 @@ def contract_access(text: str, mnemonic: str) -> int:
     code = NOT_CODE.sub(" ", text)
     sizes = {int(m.group(2)) for m in CONTRACT_SIZE.finditer(code) if m.group(1) == own}
     return sizes.pop() if len(sizes) == 1 and sizes <= {1, 2, 4, 8} else 0
+
+
+# an instruction contract's declaration that its result is computed from the instruction's TPC (ADDTPC, SETRET:
+# ``pure func InstructionContractUsesTPC_ADDTPC() => boolean begin return TRUE; end;``)
+CONTRACT_USES_PC = re.compile(r"\bfunc\s+InstructionContractUsesTPC_([A-Za-z0-9_]+)\s*\(\s*\)"
+                              r"[^;]{0,200}?\bbegin\s+return\s+(TRUE|FALSE)\s*;")
+
+
+def contract_uses_pc(text: str, mnemonic: str) -> bool:
+    """Whether an instruction's ASL contract declares that it computes from its TPC (every such function of this
+    mnemonic returns TRUE): its register result is then an address (ADDTPC's a4 = 0x4000, not 16384)."""
+    own = re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
+    said = {m.group(2) for m in CONTRACT_USES_PC.finditer(NOT_CODE.sub(" ", text)) if m.group(1) == own}
+    return said == {"TRUE"}
+
+
+def _pc_result(s: Scenario) -> Scenario:
+    """A scenario whose untyped destination registers are addresses (a result computed from the TPC)."""
+    return dataclasses.replace(s, operands=tuple(
+        dataclasses.replace(o, data_type="address") if o.kind == "destination" and not o.data_type else o
+        for o in s.operands))
 
 
 def _changed_by(mode: str, syn: Syntax, chosen) -> bool:

@@ -479,3 +479,23 @@ def test_an_example_not_placed_otherwise_starts_at_a_pc_a_backward_jump_keeps_an
     for other in ("func WriteTPC(value: bits(64), ring: integer)", "func WriteTPC(value: bits(64)) => boolean"):
         top.write_text(text.replace("func WriteTPC(value: bits(64))", other), "utf-8")
         assert teaching.pc_writer(load_catalog(tree).catalog) == "", other
+
+
+def test_a_register_result_the_contract_computes_from_the_tpc_is_an_address():
+    """ADDTPC's and SETRET's contracts declare ``InstructionContractUsesTPC_<mnemonic>`` TRUE: their register result
+    is an address computed from the pc (a4 = 0x4000, not 16384); FALSE, another mnemonic's, a commented-out or a
+    quoted declaration is none."""
+    from pto_docs.bridge.teaching_run import Taught
+    from pto_docs.render.state_view import teaching_view
+    said = "pure func InstructionContractUsesTPC_ADD_TPC()\n    => boolean\nbegin\n    return TRUE;\nend;"
+    assert teaching.contract_uses_pc(said, "ADD.TPC")
+    for text, mnemonic in ((said.replace("TRUE", "FALSE"), "ADD.TPC"), (said, "ADD"), ("// " + said, "ADD.TPC"),
+                           (f'x = "{said}";', "ADD.TPC"), (said + "\n" + said.replace("TRUE", "FALSE"), "ADD.TPC")):
+        assert not teaching.contract_uses_pc(text.replace("\n", "\n// ") if text.startswith("//") else text,
+                                             mnemonic), text
+    add = teaching.Scenario("U", "ADD.TPC", "scalar", "add.tpc -12, ->a4", (), {"asm": "add.tpc -12, ->a4"},
+                            operands=(teaching.Operand("a4", "destination", "_PEGPRs[0][6]", "99"),))
+    result = {"status": "ok", "fault": "Fault_None", "digest": "d" * 64, "decoded": {"word": "0x1"},
+              "changed": [["_PEGPRs[0][6]", "0x0000000000000063", "0x0000000000004000"]]}
+    assert [c.after.text for c in teaching_view(Taught(add, result, 0)).changes] == ["16384"]
+    assert [c.after.text for c in teaching_view(Taught(teaching._pc_result(add), result, 0)).changes] == ["0x4000"]
