@@ -77,6 +77,8 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
             '<td class="pto-changed"><code title="0x0000000000000010">16</code>' in fentry, lang
         ret = FOLDED.sub("", sections["FRET.STK"])
         assert "<code>pc = 0x1000, a0 = 0x410, ra = 0x1000, s0 = 5</code>" in ret and "ReturnAddress" not in ret, lang
+        # FRET.RA returns through ra as a call leaves it (ra and the model's _ReturnAddress), not to 0
+        assert "<code>pc = 0x1000, a0 = 0x410, a1 = 7, a2 = 5</code>" in FOLDED.sub("", sections["FRET.RA"]), lang
     # a tile store's memory: its eight S32 elements as eight 4-byte values, named in the caption
     tstore = FOLDED.sub("", en["TSTORE"])
     assert len(re.findall(r"<td><code>memory\[0x[0-9a-f]+\]</code>", tstore)) == 8
@@ -99,6 +101,13 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
         for name, html in sections.items():
             rows = re.findall(r"<td><code>(pc|BARG\.bpcn|BPC)</code></td>(.*?)</tr>", FOLDED.sub("", html))
             assert not [r for r in rows if re.search(r">0x[89a-f][0-9a-f]{15}<", r[1])], (lang, name, rows)
+        # an example with no inputs (J, SETRET, a PC-relative load) says what it gives, not "with —"
+        assert not [n for n, html in sections.items() if re.search(r"</code>(?: with —|：输入 —)", html)], lang
+        bare = ("<code>j -12</code> gives <code>pc = 0xffe8</code>." if not lang else
+                "<code>j -12</code>：得到 <code>pc = 0xffe8</code>。")
+        assert bare in jump, lang
+        # a register result computed from the pc (ADDTPC's contract says it uses the TPC) is an address
+        assert "<code>a4 = 0x4000</code>" in FOLDED.sub("", sections["ADDTPC"]), lang
         add = FOLDED.sub("", sections["LD.ADD"])
         assert re.findall(r"<td><code>(memory\[0x[0-9a-f]+\])</code>", add) == ["memory[0x200]"], lang
         assert '<code title="0x8877665544332218 (18 22 33 44 55 66 77 88)">0x8877665544332218</code>' in add, lang
