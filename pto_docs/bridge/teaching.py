@@ -5,8 +5,10 @@ For a scalar or block instruction a scenario is a line of assembly made from one
 distinct value (7, 5, 3, 2; FP values for an FP instruction of a ``.fs``/``.fd`` type), a destination slot ``->a4``,
 an immediate a mid-range value (negative where the field is signed), a named value its first name, and a register
 written inside ``[...]`` an aligned address (0x200) of memory holding recognisable bytes (0x11, 0x22, ...). The
-line is assembled and must decode back to the same unit. For a tile operation the scenario calls the semantic
-handler its catalog record names, with small tiles of a few elements of a named data type.
+line is assembled and must decode back to the same unit. A frame instruction's syntax (``sp!``) gets a stack of its
+own (``teaching_stack``: the stack pointer at an aligned address, a range that avoids it, the slots' memory). For a
+tile operation the scenario calls the semantic handler its catalog record names, with small tiles of a few elements
+of a named data type.
 
 Each unit gets a few :class:`Scenario` variants (other values, other data types), then fallbacks (every immediate
 0, the zero register as first source), then all of them inside each kind of block body (:data:`BUNDLE_PRELUDES`:
@@ -25,10 +27,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..isa.assembler import AsmError, Assembler
-from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_NAMES
+from ..isa.assembler.spelling import CONVERSIONS, DEST_NAMES, SOURCE_CODE, SOURCE_NAMES
 from ..isa.assembler.syntax import Slot, Syntax
 from ..isa.encoding import form_fields
 from ..model.catalog import Unit
+from ..store.memo import Memo
+from . import teaching_stack as stack
 
 CASE_SCHEMA = "pto-docs.case.v2"
 SOURCE_REGS = (2, 3, 4, 5, 6, 7)  # a0..a5
@@ -62,6 +66,10 @@ BUNDLE_PRELUDES = (_bundle("Standard", "Fallthrough", True), _bundle("Standard",
 # what a prelude says of the state the example starts in, when it is more than "in a block body": the code of the
 # condition a fault example names (labels teaching.conditions.*)
 PRELUDE_CONDITIONS = ("", "", "", "", "ring_2", "saved_context")
+# where an example that is not placed otherwise (a block body, a PC-relative access) starts: the program counter
+# of a branch, a jump or a PC-relative result is an address, and its scenarios' immediates (-12 halfwords, -12
+# pages of ADDTPC) keep it one from here (from pc 0, J -12 went to 0xffffffffffffffe8)
+START_PC = 0x10000
 RESERVED = "reserved-in-pto"  # a form's status: the encoding is reserved, every use raises Illegal Instruction
 # the fallback value sets tried after the ordinary ones: every free immediate 0 (encoded zero is an assigned value:
 # SSRGET 0 reads the first system register, where 12, 5 and 2 are unknown addresses), and the first source register
@@ -101,6 +109,12 @@ class Scenario:
     in_bundle: bool = False  # run inside a block body (BUNDLE_PRELUDE)
     hint: bool = False  # an operation with no architectural result (a prefetch): a run with no change is its example
     condition: str = ""  # what sets the example apart, the codes of its fault's condition ("zero_source+ring_2")
+    # a frame scenario (``sp!``) whose model reads its stack pointer from another register than the one the names
+    # call sp: (the model's register, the named sp, the model's constant, its unit's path, line); () otherwise
+    stack: tuple = ()
+    # the bytes of one memory access (the form's catalog ``agu.size_bytes``; a frame's slot): the page shows the
+    # memory it changed as values of this size (0: unknown, shown byte by byte)
+    access: int = 0
 
     def case(self) -> dict:
         case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
@@ -228,7 +242,16 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Sce
 
 
 def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
-    out: list[Scenario] = []
+    out: list[Scenario] = []  # (as composed: the block-body retries put them where their prelude's block is)
+    declared = contract_access(unit.file.text, unit.mnemonic or "")  # (for a form whose record gives no size)
+    from_pc = contract_uses_pc(unit.file.text, unit.mnemonic or "")
+    start = pc_writer(assembler.catalog)
+    start = (f"{start}({word(START_PC)});",) if start else ()
+
+    def placed(s: Scenario) -> Scenario:  # at START_PC, unless its setup writes the program counter itself
+        if not start or any(line.startswith(PC_WRITERS) for line in s.setup):
+            return s
+        return dataclasses.replace(s, setup=start + s.setup)
     for form in unit.catalog_records:
         if not (isinstance(form, Mapping) and "encoding" in form):
             continue
@@ -238,15 +261,15 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
                 continue
             made: list[Scenario] = []
             for variant in range(variants):
-                found = _compose(assembler, unit, form, syn, variant, shape=shape)
+                found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared)
                 if found is not None:
-                    made.append(found)
-                    yield found
+                    made.append(found := _pc_result(found) if from_pc else found)
+                    yield placed(found)
             for n, mode in enumerate((ZERO_IMMEDIATES, ZERO_SOURCE)):
-                fallback = _compose(assembler, unit, form, syn, 0, mode, shape)
+                fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared)
                 if fallback is not None and fallback.asm not in {m.asm for m in made}:
-                    made.append(dataclasses.replace(fallback, variant=variants + n))
-                    yield made[-1]
+                    made.append(dataclasses.replace(_pc_result(fallback) if from_pc else fallback, variant=variants + n))
+                    yield placed(made[-1])
             out += made
     # the same again inside a block body, for an instruction that faults outside one (SETC.*, B.* ...)
     stride = variants + 2
@@ -257,7 +280,7 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
 
 
 def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int,
-             mode: str = "", shape: tuple[dict, dict] | None = None) -> Scenario | None:
+             mode: str = "", shape: tuple[dict, dict] | None = None, declared: int = 0) -> Scenario | None:
     widths, steps = shape or (_widths(form), _steps(form))
     values: dict[str, int] = dict.fromkeys(widths, 0)
     chosen: dict[str, list] = {}  # the values a one-of constraint allows a field (ACRE's rra_type: 0 or 1)
@@ -277,6 +300,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     sources, dests = iter(SOURCE_REGS), iter(DEST_REGS)
     operands: list[Operand] = []
     memory_regs: dict[int, str] = {}
+    frame = any(sl.kind == "lit" and sl.text == "sp!" for sl in _flat(syn.slots))  # saves/restores at sp
+    stack_regs, model_sp = stack.stack_registers(assembler.catalog, SOURCE_CODE["sp"]) if frame else ((), None)
     in_memory = False
     for slot in syn.slots:
         if slot == "[":
@@ -287,9 +312,12 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
             continue
         if not isinstance(slot, Slot):
             continue
-        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode)
+        _fill(slot, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode,
+              frozenset(stack_regs))
     if mode and not _changed_by(mode, syn, chosen):
         return None
+    if frame and mode != ZERO_IMMEDIATES:
+        _frame_size(syn, values, widths, chosen, variant)
     for name, step in steps.items():
         if step > 1 and name in values and name not in chosen and isinstance(values[name], int):
             signed = any(isinstance(sl, Slot) and sl.field == name and sl.signed for sl in _flat(syn.slots))
@@ -306,12 +334,93 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     fp = _fp_type(syn, fields)
     result = _result_type(syn, fields, fp)
     setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
+    if frame:
+        ra_copy = stack.register_mirror(assembler.catalog, SOURCE_CODE["ra"])
+        more_setup, more_operands = _frame_setup(syn, fields, stack_regs, variant, ra_copy)
+        setup, operands = more_setup + setup, more_operands + operands
     if mode == ZERO_SOURCE:  # the zero register is an operand too (its 0 is the point of the example)
         operands.insert(0, Operand("zero", "source", "_PEGPRs[0][0]", "0"))
     condition = "+".join(c for c in ("reserved" if form.get("status") == RESERVED else "",
                                      "zero_source" if mode == ZERO_SOURCE else "") if c)
+    note = (model_sp.index, SOURCE_CODE["sp"], model_sp.constant, model_sp.path, model_sp.line) if model_sp else ()
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
-                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition)
+                    operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition,
+                    stack=note, access=stack.SLOT_BYTES if frame else access_size(form) or declared)
+
+
+PC_WRITERS = ("WriteTPC(", "WritePC(")  # the model's subprograms that set the program counter (preferred first)
+# (declared with one parameter and no result, as a scenario calls it: another signature would fail every setup)
+_PC_WRITER = re.compile(r"^[ \t]*func[ \t]+(WriteTPC|WritePC)[ \t]*\([^,\n]*\)[ \t]*$", re.M)
+
+
+def pc_writer(catalog) -> str:
+    """The subprogram of the model (a unit that is no instruction) a scenario sets its start pc with: WriteTPC, as
+    the block preludes do, else WritePC; '' when the model declares neither (the example starts at the model's
+    reset pc)."""
+    key = id(catalog)
+    held = _PC_WRITERS.get(key)
+    if held is not None and held[0] is catalog:
+        return held[1]
+    found = {m.group(1) for u in catalog.units.values() if not u.is_instruction and "func" in u.file.text
+             for m in _PC_WRITER.finditer(u.file.text)}
+    result = next((w[:-1] for w in PC_WRITERS if w[:-1] in found), "")
+    _PC_WRITERS[key] = (catalog, result)
+    return result
+
+
+_PC_WRITERS = Memo(__name__, "id of a catalog -> (the catalog, the subprogram its model sets the pc with)", limit=4)
+
+
+def access_size(form: Mapping) -> int:
+    """The bytes of the form's memory access as its catalog record says (``agu.size_bytes``: 1, 2, 4 or 8); 0 when
+    it does not say (an atomic, a block memory command, a form of another family)."""
+    agu = form.get("agu")
+    size = agu.get("size_bytes") if isinstance(agu, Mapping) else None
+    return size if type(size) is int and size in (1, 2, 4, 8) else 0
+
+
+# an instruction contract's size of its memory access, as the model declares it in the instruction's own unit:
+# ``pure func InstructionContractAtomicSizeBytes_LD_ADD() => integer {1,2,4,8} begin return 8; end;`` (Atomic,
+# Compare, Load, Store, AGU ...); a comment, a metadata line or a string literal is no declaration
+# (a string, a line comment, a block comment; one left open runs to its line's or the text's end, a string's even
+# after a lone backslash there: every alternative matches where it starts, so hostile text is linear)
+NOT_CODE = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|\\?$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
+CONTRACT_SIZE = re.compile(r"\bfunc\s+InstructionContract[A-Za-z]*SizeBytes_([A-Za-z0-9_]+)\s*\(\s*\)"
+                           r"[^;]{0,200}?\bbegin\s+return\s+(\d{1,3})\s*;")
+
+
+def contract_access(text: str, mnemonic: str) -> int:
+    """The bytes of an instruction's memory access as its ASL contract declares them (an atomic's record has no
+    ``agu``: LD.ADD's ``InstructionContractAtomicSizeBytes_LD_ADD`` returns 8, SWAPW's 4, CASH's compare 2): the one
+    size (1, 2, 4 or 8) every such function of this mnemonic returns; 0 when there is none, or sizes that differ
+    (DMA's 64-byte copy in 8-byte chunks) -- the page then shows the bytes one by one."""
+    own = re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
+    code = NOT_CODE.sub(" ", text)
+    sizes = {int(m.group(2)) for m in CONTRACT_SIZE.finditer(code) if m.group(1) == own}
+    return sizes.pop() if len(sizes) == 1 and sizes <= {1, 2, 4, 8} else 0
+
+
+# an instruction contract's declaration that its result is computed from the instruction's TPC (ADDTPC, SETRET:
+# ``pure func InstructionContractUsesTPC_ADDTPC() => boolean begin return TRUE; end;``)
+CONTRACT_USES_PC = re.compile(r"\bfunc\s+InstructionContractUsesTPC_([A-Za-z0-9_]+)\s*\(\s*\)"
+                              r"[^;]{0,200}?\bbegin\s+return\s+(TRUE|FALSE)\s*;")
+
+
+def contract_uses_pc(text: str, mnemonic: str) -> bool:
+    """Whether an instruction's ASL contract declares that it computes from its TPC (every such function of this
+    mnemonic returns TRUE): its register result is then an address (ADDTPC's a4 = 0x4000, not 16384)."""
+    if "InstructionContractUsesTPC_" not in text:  # (most units: no stripping of their comments)
+        return False
+    own = re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
+    said = {m.group(2) for m in CONTRACT_USES_PC.finditer(NOT_CODE.sub(" ", text)) if m.group(1) == own}
+    return said == {"TRUE"}
+
+
+def _pc_result(s: Scenario) -> Scenario:
+    """A scenario whose untyped destination registers are addresses (a result computed from the TPC)."""
+    return dataclasses.replace(s, operands=tuple(
+        dataclasses.replace(o, data_type="address") if o.kind == "destination" and not o.data_type else o
+        for o in s.operands))
 
 
 def _changed_by(mode: str, syn: Syntax, chosen) -> bool:
@@ -323,7 +432,10 @@ def _changed_by(mode: str, syn: Syntax, chosen) -> bool:
 
 
 def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, in_memory: bool,
-          memory_regs: dict[int, str], chosen: Mapping[str, list] | None = None, mode: str = "") -> None:
+          memory_regs: dict[int, str], chosen: Mapping[str, list] | None = None, mode: str = "",
+          avoid: frozenset = frozenset()) -> None:
+    """Fill ``slot``'s fields in ``values``; ``avoid``: the stack pointer registers of a frame syntax (``sp!``),
+    which its register range must not name."""
     chosen = chosen or {}
     kind = slot.kind
     if kind == "reg":
@@ -353,12 +465,74 @@ def _fill(slot: Slot, values: dict, widths: dict, sources, dests, variant: int, 
         names = sorted(set(slot.names.values()))
         values[slot.field] = names[min(variant, len(names) - 1)]
         values.update(slot.sets)
-    elif kind == "range":
-        # a0 ~ a1; the third value set ra ~ s0 (FRET.STK's range starts at ra)
+    elif kind == "range" and avoid:  # a frame's range: two registers, neither a stack pointer
+        named = next(iter(slot.names.values()), None)  # "[ra ~ RegDstn]": it begins at ra
+        values[slot.modifier], values[slot.field] = stack.frame_range(
+            named, chosen.get(slot.modifier), chosen.get(slot.field), avoid)
+    elif kind == "range":  # (a range of a syntax without sp!)
+        # a0 ~ a1; the third value set ra ~ s0 (a range that starts at ra)
         values[slot.modifier], values[slot.field] = (10, 11) if variant % 3 == 2 else (2, 3)
     elif kind == "group-record":
         for part in slot.parts:
-            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode)
+            _fill(part, values, widths, sources, dests, variant, in_memory, memory_regs, chosen, mode, avoid)
+
+
+def _frame_size(syn: Syntax, values: dict, widths: Mapping[str, int], chosen: Mapping, variant: int) -> None:
+    """The free immediate of a frame syntax is its frame size in bytes: 8 a register of its range (the second value
+    set 16 more, a frame larger than its saved registers)."""
+    slots = list(_flat(syn.slots))
+    ranges = [s for s in slots if s.kind == "range" and s.modifier in values and s.field in values]
+    count = sum(len(stack.range_registers(values[s.modifier], values[s.field])) for s in ranges)
+    for s in slots:
+        if s.kind == "imm" and not s.in_memory and s.field in widths and s.field not in chosen and count:
+            size = 8 * count + (16 if variant % 3 == 1 else 0)
+            if size - s.bias < 1 << widths[s.field]:
+                values[s.field] = size - s.bias
+
+
+def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[int],
+                 variant: int, ra_copy: str | None = None) -> tuple[list[str], list[Operand]]:
+    """The stack of a frame syntax (``sp!``, see teaching_stack): its stack pointer register(s) at an aligned
+    address, its range registers' values, and the memory of its slots. A restore whose slot zero is no return
+    target (its range does not begin at ra) finds ra an even return target, and the model's copy of ra
+    (``ra_copy``: 0.58.3's ``_ReturnAddress``, which FRET.RA returns through) the same, as a call would leave them;
+    without them FRET.RA returned to 0."""
+    setup: list[str] = []
+    operands: list[Operand] = []
+    for reg in stack_regs:
+        setup.append(f"WriteGPR({reg}, {word(stack.STACK_BASE)});")
+        operands.append(Operand(SOURCE_NAMES[reg], "stack", f"_PEGPRs[0][{reg}]", f"0x{stack.STACK_BASE:x}"))
+    slots = list(_flat(syn.slots))
+    ranges = [s for s in slots if s.kind == "range" and s.modifier in fields and s.field in fields]
+    frames = [fields[s.field] for s in slots if s.kind == "imm" and not s.in_memory and s.field in fields]
+    if len(ranges) != 1 or len(frames) != 1:
+        return setup, operands
+    slot, frame = ranges[0], frames[0]
+    regs = stack.range_registers(fields[slot.modifier], fields[slot.field])
+    if not regs or not 0 < frame <= stack.MAX_FRAME:  # (a frame size a form's one-of list forces: no memory for it)
+        return setup, operands
+    if str(slot.field).startswith("Dst"):  # a restore: old values in the range, the saved values in the slots
+        restores_ra = bool(slot.names) and "ra" in slot.names and regs[:1] == [slot.names["ra"]]
+        words = stack.slot_words(len(regs), frame, restores_ra, variant)
+        ra = SOURCE_CODE["ra"]
+        if not restores_ra and ra_copy:
+            setup += [f"WriteGPR({ra}, {word(stack.RETURN_TARGET)});", f"{ra_copy} = {word(stack.RETURN_TARGET)};"]
+            operands.append(Operand("ra", "source", f"_PEGPRs[0][{ra}]", f"0x{stack.RETURN_TARGET:x}", "address"))
+        for i, reg in enumerate(regs):
+            target = restores_ra and i == 0
+            setup.append(f"WriteGPR({reg}, {word(DEST_OLD)});")
+            operands.append(Operand(DEST_NAMES[reg], "destination", f"_PEGPRs[0][{reg}]",
+                                    f"0x{DEST_OLD:x}" if target else str(DEST_OLD), "address" if target else ""))
+        setup += stack.memory_setup(words)
+        for address, value in sorted(words.items(), reverse=True):  # slot zero first
+            operands.append(Operand(f"memory[0x{address:x}]", "slot", "",
+                                    f"0x{value:x}" if value == stack.RETURN_TARGET else str(value)))
+    else:  # a save: values in the range, recognisable bytes in the frame below the stack pointer
+        for reg, value in zip(regs, stack.saved_values(len(regs), variant), strict=True):
+            setup.append(f"WriteGPR({reg}, {word(value)});")
+            operands.append(Operand(SOURCE_NAMES[reg], "source", f"_PEGPRs[0][{reg}]", str(value)))
+        setup += stack.memory_setup({}, stack.STACK_BASE - frame, stack.STACK_BASE, MEMORY_BYTES)
+    return setup, operands
 
 
 def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,

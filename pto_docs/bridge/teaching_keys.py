@@ -61,11 +61,15 @@ def _words(line: str) -> frozenset[str]:
 
 def scenarios_digest(catalog: Catalog, code_digest: str) -> str:
     """sha256 of what composing the scenarios reads (teaching_run.compose_all): every unit's path and metadata
-    lines (its record, the assembler's forms and syntax) and the pto-docs code; not the units' code."""
+    lines (its record, the assembler's forms and syntax) and the pto-docs code; of the units' code only the model's
+    own stack pointer register (teaching_stack.model_stack_pointer)."""
+    from .teaching_stack import model_stack_pointer
     digest = hashlib.sha256(f"teaching-scenarios {FORMAT}\0{code_digest}\0".encode())
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
         digest.update(f"m\0{unit.path}\0{_metadata(unit.path, unit.file.sha256, unit.file.text)}\n"
                       .encode("utf-8", "surrogatepass"))
+    # and the one constant of the model's code a scenario reads: the register a frame scenario sets as sp
+    digest.update(f"sp\0{model_stack_pointer(catalog)}\n".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 

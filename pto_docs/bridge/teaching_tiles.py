@@ -268,6 +268,10 @@ def _compose(unit: Unit, record: Mapping, dtype: str, variant: int) -> Scenario 
         reads = [f"ReadMemoryByte({word(MEMORY_BASE + i)})" for i in range(16)]
     # a prefetch (no tile operand at all: an address and a shape): nothing the model keeps is written, a hint
     hint = not indices and "PREFETCH" in handler.upper()
+    # memory a store writes holds elements of the data type: the page shows it as values of their size
+    digits = "".join(ch for ch in dtype if ch.isdigit())
+    stores = any(o.kind == "memory" for o in operands)
+    access = int(digits) // 8 if stores and digits in ("8", "16", "32", "64") else 0
     return Scenario(unit.id, unit.mnemonic or "", "tile", _command_line(unit, dtype), tuple(setup),
                     {"call": handler, "arguments": arguments}, tuple(reads), tuple(operands), data_type=dtype,
-                    variant=variant, tiles=tuple(tiles), hint=hint)
+                    variant=variant, tiles=tuple(tiles), hint=hint, access=access)

@@ -1,6 +1,7 @@
 """Every check of the tree against the reference executor, the assembler and the ASL model (the diagnostics a
 validation adds after the record and reference checks): contract examples and data-type prose
-(examples.py), worked example cases, EXAMPLE-ASM, FLAGS-PROSE (flags.py) and SEMANTICS-PROSE (semantics.py)."""
+(examples.py), worked example cases, EXAMPLE-ASM, FLAGS-PROSE (flags.py), STACK-POINTER-NAME (stack_pointer.py) and
+SEMANTICS-PROSE (semantics.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ def consistency_diagnostics(catalog: Catalog, memo=None, semantics=None) -> list
     from . import model_checks
     from .flags import flags_prose_diagnostics
     diags.extend(flags_prose_diagnostics(catalog, model_checks.flags(catalog, memo)))
+    # (one scan of the model units' constants: no memo needed)
+    from .stack_pointer import stack_pointer_diagnostics
+    diags.extend(stack_pointer_diagnostics(catalog))
     from .semantics import semantics_prose_diagnostics  # runs the model once per model sha (its cache)
     diags.extend(semantics_prose_diagnostics(catalog, findings=semantics() if semantics is not None else None))
     return diags

@@ -102,5 +102,6 @@ CODES: dict[str, str] = {
     "AVS-ERROR": "pto-docs avs: a test point ended in a dynamic error (exit 1)",
     "AVS-RESULTS": "pto-docs trace --avs: the results file is unreadable, not JSON or not pto-docs.avs.v1 (exit 2)",
     "FLAGS-PROSE": "an ASL execution function drops the status flags the NDF text says are recorded (warning)",
+    "STACK-POINTER-NAME": "the ASL model's frame stack pointer (its constant read as a register) is a register the register names do not call sp, the register frame instructions name with sp! (warning)",
     "SEMANTICS-PROSE": "the spec's ASL, run on a witness case, gives another result than the rule its prose states (warning)",
 }

@@ -9,36 +9,34 @@ decimal (``-12``), a byte ``0x7f``; the exact bits are the cell's hover title.""
 from __future__ import annotations
 
 import re
-import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..bridge.exec_model import FLAG_NAMES
 from ..bridge.teaching_run import is_bookkeeping, shown_change
 from ..bridge.teaching_tiles import PREDICATE
+from .state_values import (
+    FLOAT_FORMATS,
+    GPR_NAMES,
+    MEMORY,
+    Change,
+    ModelRow,
+    Value,
+    _int,
+    _short,
+    _split,
+    address_name,
+    is_mirror,
+    memory_words,
+    model_change,
+    register_values,
+    typed,
+)
 
-__all__ = ["shown_change", "teaching_view", "teaching_views", "typed"]
+__all__ = ["Change", "Value", "shown_change", "teaching_view", "teaching_views", "typed"]
 
-GPR = re.compile(r"^_PEGPRs\[0\]\[(\d+)(?:\.\.(\d+))?\]$")
-MEMORY = re.compile(r"^_Memory\[(\d+)(?:\.\.(\d+))?\]$")
 TILE = re.compile(r"^_Tiles\[(\d+)\]\.")
-GPR_NAMES = ("zero", "sp", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "ra",
-             "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "x0", "x1", "x2", "x3")
 WRAP = 16  # cells a line of a wider tile's row
-FLOAT_FORMATS = {"FP32": ("<I", "<f", 32), "FP64": ("<Q", "<d", 64), "FP16": ("<H", "<e", 16)}
-
-
-@dataclass(frozen=True)
-class Value:
-    text: str
-    bits: str  # the exact bits (hover title)
-
-
-@dataclass(frozen=True)
-class Change:
-    name: str  # as a reader knows it: a4, memory[0x1e0], T1[0][2]
-    before: Value
-    after: Value
 
 
 @dataclass(frozen=True)
@@ -80,81 +78,61 @@ class TeachingView:
     hint: bool = False  # a prefetch: it completed and changed nothing (the caption says so)
     conditions: tuple[str, ...] = ()  # what set a fault example apart (labels teaching.conditions.*)
     quiet: bool = False  # it completed without a fault and changed no architectural state (a prefetch hint)
-
-
-def _int(text: str) -> int | None:
-    try:
-        return int(text, 16) if text.startswith("0x") else int(text)
-    except (TypeError, ValueError):
-        return None
-
-
-def typed(raw: str, data_type: str = "", width: int = 64) -> Value:
-    """The reader's text of a model value: a float of an FP type, a signed decimal, or the text as it is."""
-    n = _int(raw)
-    if n is None:
-        return Value(raw, raw)
-    if data_type in FLOAT_FORMATS:
-        ifmt, ffmt, bits = FLOAT_FORMATS[data_type]
-        low = n & ((1 << bits) - 1)
-        value = struct.unpack(ffmt, struct.pack(ifmt, low))[0]
-        text = "NaN" if value != value else repr(value) if data_type == "FP64" else _short(value, ffmt)
-        return Value(text, f"0x{low:0{bits // 4}x}")
-    if width == 8:
-        return Value(f"0x{n:02x}", f"0x{n:02x}")
-    signed = n - (1 << width) if n >> (width - 1) & 1 else n
-    text = str(signed) if abs(signed) < 1 << 20 else f"0x{n:x}"
-    return Value(text, f"0x{n:0{width // 4}x}")
-
-
-def _short(value: float, ffmt: str) -> str:
-    if value in (float("inf"), float("-inf")):
-        return "inf" if value > 0 else "-inf"
-    for digits in range(1, 18):
-        text = format(value, f".{digits}g")
-        if struct.unpack(ffmt, struct.pack(ffmt, float(text)))[0] == value:
-            return text if any(ch in text for ch in ".en") else text + ".0"  # a float reads as one: 99.0
-    return repr(value)
-
-
-def _split(name: str, before: str | None, after: str | None) -> list[tuple[str, str | None, str | None, int]]:
-    """A grouped row (``_PEGPRs[0][2..3]``) as its elements: (reader's name, before, after, width)."""
-    for pattern, label, width in ((GPR, "gpr", 64), (MEMORY, "mem", 8)):
-        m = pattern.match(name)
-        if not m:
-            continue
-        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
-        bs = (before or "").split() if before is not None else [None] * (last - first + 1)
-        as_ = (after or "").split() if after is not None else [None] * (last - first + 1)
-        out = []
-        for i, index in enumerate(range(first, last + 1)):
-            shown = (GPR_NAMES[index] if index < len(GPR_NAMES) else f"gpr{index}") if label == "gpr" \
-                else f"memory[0x{index:x}]"
-            out.append((shown, bs[i] if i < len(bs) else None, as_[i] if i < len(as_) else None, width))
-        return out
-    return []
+    # a frame example whose model reads its stack pointer from another register than the names' sp: (the model's
+    # register name, its index, the named sp, its index, the model's constant, its unit's path, line, the address)
+    stack: tuple = ()
 
 
 def teaching_view(taught) -> TeachingView:
     s, result = taught.scenario, taught.result
     # each register typed as its operand is (a source of an FP32 example, an FP or integer destination)
-    regs_fp = {o.name: o.data_type for o in s.operands if o.kind in ("source", "destination")}
+    # (a stack pointer is an address: hex)
+    regs_fp = {o.name: "address" if o.kind == "stack" else o.data_type for o in s.operands
+               if o.kind in ("source", "destination", "stack")}
     fp = s.data_type if s.surface != "tile" else ""
-    changes: list[Change] = []
+    known: set[str] = set()  # the changes of state a reader knows by name (registers, pc, memory)
     folded: list[tuple[str, str, str]] = []
-    for name, before, after in (tuple(c) for c in result.get("changed", ())):
+    rows = [tuple(c) for c in result.get("changed", ())]
+    mirrored = register_values(rows)
+    memory: dict[int, tuple[str | None, str | None]] = {}  # a changed byte's address -> (before, after)
+    at = 0  # where the memory rows are shown: where the run listed its first changed byte
+    addresses: set[str] = set()  # the new values of the mirrors whose name says they hold an address
+    changes: list = []  # (a model variable's row is a ModelRow until every row is known)
+    for name, before, after in rows:
         parts = _split(str(name), before, after)
-        if parts:
+        if parts and MEMORY.match(str(name)) and getattr(s, "access", 0) > 1:  # (shown where the first was)
+            at = len(changes) if not memory else at
+            first = int(MEMORY.match(str(name)).group(1))
+            memory.update({first + i: (b, a) for i, (_n, b, a, _w) in enumerate(parts)})
+        elif parts:
             for shown, b, a, width in parts:
                 dtype = regs_fp.get(shown, "") if width == 64 else ""
                 changes.append(Change(shown, typed(b or "0", dtype, width), typed(a or "0", dtype, width)))
-        elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target is shown
-            changes.append(Change("pc", typed(before or "0"), typed(after or "0")))
-        elif s.surface != "tile" and not is_bookkeeping(str(name)):  # block state a B.* descriptor sets, ...
-            changes.append(Change(_model_label(str(name)), Value(str(before), str(before)),
-                                  Value(str(after), str(after))))
+                known.add(shown)
+        elif name == "_PC" and shown_change((name, before, after), result):  # a branch: its target, an address
+            changes.append(Change("pc", typed(before or "0", "address"), typed(after or "0", "address")))
+            known.add("pc")
+        elif s.surface != "tile" and not is_bookkeeping(str(name)) and not is_mirror(before, after, mirrored):
+            # block state a B.* descriptor sets, ...: typed below, as its declared type and name say
+            changes.append(ModelRow(_model_label(str(name)), before, after))
         else:
             folded.append((str(name), str(before), str(after)))
+            if s.surface != "tile" and not is_bookkeeping(str(name)) and address_name(_model_label(str(name))):
+                addresses.add(str(after))  # a mirror whose name says it holds an address
+    if addresses:  # a register an address variable mirrors holds an address (SETRET's ra = 0x18): hex
+        changes = [Change(c.name, typed(c.before.bits, "address"), typed(c.after.bits, "address"))
+                   if isinstance(c, Change) and c.name in known and c.after.bits in addresses else c for c in changes]
+    # a model value equal to an address the example shows (the pc it branched to, a variable named an address) is
+    # that address: hex (a trap's argument that is its fault address)
+    targets = {str(c.after) for c in changes if isinstance(c, ModelRow) and address_name(c.name)}
+    targets |= {c.after.bits for c in changes if isinstance(c, Change) and c.name == "pc"}
+    changes = [model_change(c, targets) if isinstance(c, ModelRow) else c for c in changes]
+    if memory:
+        # (typed by the example's data type where it has the access size: an FP32 or S32 tile store's elements)
+        dtype = s.data_type if re.fullmatch(r"[A-Z]+\d+", s.data_type) and _width(s.data_type) == 8 * s.access else ""
+        words = memory_words(memory, s.access, result.get("before") or (), dtype)
+        changes[at:at] = words
+        known.update(c.name for c in words)
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands
                      if o.kind not in ("destination", "tile"))  # (tiles are shown as their grids)
     tiles = _tiles(s, result)
@@ -163,9 +141,13 @@ def teaching_view(taught) -> TeachingView:
     inputs = ", ".join(f"{o.name} = {o.value.text}" for o in operands if o.value is not None)
     if s.surface == "tile":
         inputs = ", ".join(f"{t.name} ({t.data_type})" for t in tiles if t.role == "source") or inputs
-        outputs = ", ".join(f"{t.name}" for t in tiles if t.role == "destination")
+        outputs = ", ".join(f"{t.name}" for t in tiles if t.role == "destination") \
+            or ", ".join(f"{c.name} = {c.after.text}" for c in changes[:4])  # a store: the memory it wrote
     else:
-        outputs = ", ".join(f"{c.name} = {c.after.text}" for c in changes[:4])
+        # registers and pc, then memory, then the model's own state (an atomic's caption names its register
+        # result before the bytes it stored; FENTRY's the stack pointer it moved before the saved bytes)
+        first = sorted(changes, key=lambda c: 2 if c.name not in known else 1 if c.name.startswith("memory[") else 0)
+        outputs = ", ".join(f"{c.name} = {c.after.text}" for c in first[:4])
         if not outputs and folded:
             outputs = ", ".join(_model_label(n) for n, _b, _a in folded if not is_bookkeeping(n))[:200]
     decoded = result.get("decoded") or {}
@@ -176,7 +158,18 @@ def teaching_view(taught) -> TeachingView:
                         getattr(taught, "alias_of", ""), _fault(result), operands,
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")),
                         _fallbacks(result), bool(getattr(s, "hint", False)), _conditions(getattr(s, "condition", "")),
-                        not changes and not _fault(result) and s.surface != "tile")
+                        not changes and not _fault(result) and s.surface != "tile", _stack_note(s))
+
+
+def _stack_note(s) -> tuple:
+    """What the page says of a frame example whose model moves another register than the one named sp."""
+    note = getattr(s, "stack", ())
+    if len(note) != 5:
+        return ()
+    from ..bridge.teaching_stack import STACK_BASE
+    model, named, constant, path, line = note
+    name = (lambda i: GPR_NAMES[i] if 0 <= i < len(GPR_NAMES) else f"gpr{i}")
+    return (name(model), model, name(named), named, constant, path, line, f"0x{STACK_BASE:x}")
 
 
 CONDITIONS = ("reserved", "zero_source", "ring_2", "saved_context")

@@ -387,3 +387,116 @@ def test_linking_the_runner_composes_no_scalar_scenario(catalog, monkeypatch):
     monkeypatch.setattr(teaching, "_compose", lambda *a, **k: composed.append(a[4]) or real(*a, **k))
     runner = teaching_run._runner(catalog, None, None, scenarios)
     assert not isinstance(runner, str) and composed == []
+
+
+def test_a_store_scenario_takes_its_access_size_from_the_forms_catalog_record(catalog):
+    """The page shows a store's memory as values of the size its form's record gives (``agu.size_bytes``); a size
+    the record does not give, or a hostile one, is 0 (the bytes are shown one by one)."""
+    from pto_docs.isa.assembler import Assembler
+    unit = catalog.units["PTO-SCALAR-SWI"]
+    size = next(r["agu"]["size_bytes"] for r in unit.catalog_records if "agu" in r)
+    found = teaching.scalar_scenarios(Assembler(catalog), unit)
+    assert found and {s.access for s in found} == {size}
+    for record in ({}, {"agu": "8"}, {"agu": {"size_bytes": 3}}, {"agu": {"size_bytes": True}},
+                   {"agu": {"size_bytes": 10 ** 12}}, {"agu": {"size_bytes": "8"}}):
+        assert teaching.access_size(record) == 0, record
+
+
+def _swi_tree(tmp_path, contract: str):
+    """A copy of the catalog tree whose SWI record gives no ``agu`` (as an atomic's does not) and whose contract
+    declares the access size as ``contract`` says."""
+    import json
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    path = tree / "asl/scalar/agu/SWI.asl"
+    head, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    meta = json.loads(head.split(":", 1)[1])
+    meta["catalog_records"] = [{k: v for k, v in r.items() if k != "agu"} for r in meta["catalog_records"]]
+    declared = "pure func InstructionContractAGUSizeBytes_SWI() => integer {1, 2, 4, 8}\nbegin\n    return 4;\nend;"
+    assert declared in rest
+    path.write_text(f"// PTO-INSTRUCTION: {json.dumps(meta)}\n" + rest.replace(declared, contract), encoding="utf-8")
+    return load_catalog(tree).catalog
+
+
+def test_a_form_whose_record_gives_no_access_size_takes_the_one_its_asl_contract_declares(tmp_path):
+    """An atomic's record has no ``agu`` (LD.ADD, SWAPW, CASH ...): the access size is the one the instruction's own
+    ASL contract declares (``InstructionContract...SizeBytes_<mnemonic>``); none, a commented-out one, or sizes that
+    differ give 0 (the bytes one by one)."""
+    from pto_docs.isa.assembler import Assembler
+    cases = {"pure func InstructionContractAGUSizeBytes_SWI() => integer {1, 2, 4, 8}\nbegin\n    return 2;\nend;": 2,
+             "pure func InstructionContractAtomicSizeBytes_SWI() => integer {1,2,4,8}\nbegin\n    return 8;\nend;": 8,
+             "// pure func InstructionContractAGUSizeBytes_SWI() => integer\n// begin\n//     return 2;\n// end;": 0,
+             "pure func InstructionContractAGUSizeBytes_SWIX() => integer\nbegin\n    return 2;\nend;": 0}
+    for n, (contract, size) in enumerate(cases.items()):
+        catalog = _swi_tree(tmp_path / str(n), contract)
+        unit = catalog.units["PTO-SCALAR-SWI"]
+        assert not any("agu" in r for r in unit.catalog_records)
+        found = teaching.scalar_scenarios(Assembler(catalog), unit)
+        assert found and {s.access for s in found} == {size}, contract
+    two = ("pure func InstructionContractLoadSizeBytes_LD_X() => integer\nbegin return 4; end;\n"
+           "pure func InstructionContractStoreSizeBytes_LD_X() => integer\nbegin return 8; end;")
+    assert teaching.contract_access(two, "LD.X") == 0 and teaching.contract_access(two.replace("8", "4"), "LD.X") == 4
+    assert teaching.contract_access(two.replace("8", "64").replace("4", "64"), "LD.X") == 0  # (no such access)
+    one = "pure func InstructionContractStoreSizeBytes_LD_X() => integer begin return 2; end;"
+    assert teaching.contract_access(f'x = "{one}";', "LD.X") == 0 and teaching.contract_access(one, "LD.X") == 2
+    import time
+    start = time.perf_counter()  # hostile text: an unclosed string of escapes, comments, a long name are linear
+    for hostile in ('"\\' * 50_000, "/*" * 50_000, "func InstructionContract" + "A" * 100_000):
+        assert teaching.contract_access(hostile + "\n" + two.replace("8", "4"), "LD.X") == (0 if "/*" in hostile else 4)
+    assert time.perf_counter() - start < 2
+
+
+def test_an_example_not_placed_otherwise_starts_at_a_pc_a_backward_jump_keeps_an_address(catalog, tmp_path):
+    """A scalar scenario starts at START_PC (a jump of -12 halfwords from pc 0 went to 0xffffffffffffffe8) when the
+    model declares a subprogram that sets the pc; a block-body retry starts where its prelude's block is, a
+    PC-relative access where its memory is; a model without such a subprogram gets no call to one."""
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.isa.assembler import Assembler
+    from tests.conftest import REPO
+    unit = catalog.units["PTO-SCALAR-SWI"]
+    assert teaching.pc_writer(catalog) == ""  # (the toy model sets _PC itself only)
+    assert not any("WriteTPC(" in line or "WritePC(" in line for s in teaching.scalar_scenarios(Assembler(catalog), unit)
+                   if not s.in_bundle for line in s.setup)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    top = tree / "asl/scalar/model/dispatch/top-level.asl"
+    top.write_text(top.read_text("utf-8") + "\nfunc WriteTPC(value: bits(64))\nbegin\n    _PC = value;\nend;\n", "utf-8")
+    placed = load_catalog(tree).catalog
+    assert teaching.pc_writer(placed) == "WriteTPC"
+    found = list(teaching.scalar_scenarios(Assembler(placed), placed.units["PTO-SCALAR-SWI"]))
+    start = f"WriteTPC({teaching.word(teaching.START_PC)});"
+    assert all(s.setup[0] == start and start not in s.setup[1:] for s in found if not s.in_bundle)
+    bodies = [s for s in found if s.in_bundle]
+    assert bodies and all(start not in s.setup and any(line.startswith("WriteTPC(") for line in s.setup) for s in bodies)
+    assert teaching.START_PC - 2 * 12 > 0  # (J -12 from there is an address)
+    # a subprogram of that name the scenario cannot call so (two parameters, a result) is not used
+    text = top.read_text("utf-8")
+    for other in ("func WriteTPC(value: bits(64), ring: integer)", "func WriteTPC(value: bits(64)) => boolean"):
+        top.write_text(text.replace("func WriteTPC(value: bits(64))", other), "utf-8")
+        assert teaching.pc_writer(load_catalog(tree).catalog) == "", other
+
+
+def test_a_register_result_the_contract_computes_from_the_tpc_is_an_address():
+    """ADDTPC's and SETRET's contracts declare ``InstructionContractUsesTPC_<mnemonic>`` TRUE: their register result
+    is an address computed from the pc (a4 = 0x4000, not 16384); FALSE, another mnemonic's, a commented-out or a
+    quoted declaration is none."""
+    from pto_docs.bridge.teaching_run import Taught
+    from pto_docs.render.state_view import teaching_view
+    said = "pure func InstructionContractUsesTPC_ADD_TPC()\n    => boolean\nbegin\n    return TRUE;\nend;"
+    assert teaching.contract_uses_pc(said, "ADD.TPC")
+    for text, mnemonic in ((said.replace("TRUE", "FALSE"), "ADD.TPC"), (said, "ADD"), ("// " + said, "ADD.TPC"),
+                           (f'x = "{said}";', "ADD.TPC"), (said + "\n" + said.replace("TRUE", "FALSE"), "ADD.TPC")):
+        assert not teaching.contract_uses_pc(text.replace("\n", "\n// ") if text.startswith("//") else text,
+                                             mnemonic), text
+    add = teaching.Scenario("U", "ADD.TPC", "scalar", "add.tpc -12, ->a4", (), {"asm": "add.tpc -12, ->a4"},
+                            operands=(teaching.Operand("a4", "destination", "_PEGPRs[0][6]", "99"),))
+    result = {"status": "ok", "fault": "Fault_None", "digest": "d" * 64, "decoded": {"word": "0x1"},
+              "changed": [["_PEGPRs[0][6]", "0x0000000000000063", "0x0000000000004000"]]}
+    assert [c.after.text for c in teaching_view(Taught(add, result, 0)).changes] == ["16384"]
+    assert [c.after.text for c in teaching_view(Taught(teaching._pc_result(add), result, 0)).changes] == ["0x4000"]

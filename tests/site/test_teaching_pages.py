@@ -60,3 +60,55 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
     assert "data type <code>predicate</code>" in en["TCMP"]
     assert "changed no architectural state: a prefetch is a hint" in en["TPREFETCH"]
     assert "预取只是提示" in _sections(real_site, "zh-CN")["TPREFETCH"]
+    # the frame instructions run with a stack, and say the model's stack pointer is R2 (a0), not the names' sp (R1)
+    zh = _sections(real_site, "zh-CN")
+    for name in ("FENTRY", "FEXIT", "FRET.RA", "FRET.STK"):
+        assert "reads the frame stack pointer from R2 (<code>a0</code>" in en[name], name
+        assert "从 R2（<code>a0</code>" in zh[name] and "<code>sp</code>" in zh[name], name
+    # FENTRY's two stores are two 8-byte values (their bytes on hover), not sixteen byte rows; the frame's size a
+    # number; FRET.STK's pc the address it returned to, in hex, and the model's copy of ra (_ReturnAddress) folded
+    assert "<code>FENTRY [a1 ~ a2], sp!, 16</code> with <code>a0 = 0x400, sp = 0x400, a1 = 7, a2 = 5</code> gives " \
+        "<code>a0 = 0x3f0, memory[0x3f0] = 0x5, memory[0x3f8] = 0x7, FrameDepth = 1</code>" in en["FENTRY"]
+    for lang, sections in (("en", en), ("zh-CN", zh)):
+        fentry = FOLDED.sub("", sections["FENTRY"])
+        assert re.findall(r"<td><code>(memory\[0x[0-9a-f]+\])</code>", fentry) == ["memory[0x3f0]", "memory[0x3f8]"]
+        assert '<code title="0x0000000000000005 (05 00 00 00 00 00 00 00)">0x5</code>' in fentry, lang
+        assert '<td><code>LastFrameSize</code></td><td><code title="0x0000000000000000">0</code></td>' \
+            '<td class="pto-changed"><code title="0x0000000000000010">16</code>' in fentry, lang
+        ret = FOLDED.sub("", sections["FRET.STK"])
+        assert "<code>pc = 0x1000, a0 = 0x410, ra = 0x1000, s0 = 5</code>" in ret and "ReturnAddress" not in ret, lang
+        # FRET.RA returns through ra as a call leaves it (ra and the model's _ReturnAddress), not to 0
+        assert "<code>pc = 0x1000, a0 = 0x410, a1 = 7, a2 = 5</code>" in FOLDED.sub("", sections["FRET.RA"]), lang
+    # a tile store's memory: its eight S32 elements as eight 4-byte values, named in the caption
+    tstore = FOLDED.sub("", en["TSTORE"])
+    assert len(re.findall(r"<td><code>memory\[0x[0-9a-f]+\]</code>", tstore)) == 8
+    assert "writes memory[0x200] = 1, memory[0x204] = 2," in tstore
+    # on every page: an address (pc) in hex, no shown state a small 64-bit value in 16 hex digits
+    for lang in ("", "zh-CN"):
+        for name, html in _sections(real_site, lang).items():
+            shown = FOLDED.sub("", html)
+            assert not re.search(r"<td><code>pc</code></td><td><code title=\"[^\"]*\">-?\d+<", shown), (lang, name)
+            cells = re.findall(r'class="pto-changed"><code title="[^"]*">(0x[0-9a-f]{16})<', shown)
+            assert all(int(c, 16) >= 1 << 56 for c in cells), (lang, name, cells)
+    # a jump starts where its target is an address (J -12 from pc 0 went to 0xffffffffffffffe8): no pc, block pc
+    # or target shown with its top bit set; memory a store or an atomic changed is its raw value in hex, in values
+    # of the access size (LD.ADD's 8 bytes, as its ASL contract declares; SH's 0x3423, not 13347)
+    for lang in ("", "zh-CN"):
+        sections = _sections(real_site, lang)
+        jump = FOLDED.sub("", sections["J"])
+        assert '<td><code>pc</code></td><td><code title="0x0000000000010000">0x10000</code></td>' \
+            '<td class="pto-changed"><code title="0x000000000000ffe8">0xffe8</code>' in jump, lang
+        for name, html in sections.items():
+            rows = re.findall(r"<td><code>(pc|BARG\.bpcn|BPC)</code></td>(.*?)</tr>", FOLDED.sub("", html))
+            assert not [r for r in rows if re.search(r">0x[89a-f][0-9a-f]{15}<", r[1])], (lang, name, rows)
+        # an example with no inputs (J, SETRET, a PC-relative load) says what it gives, not "with —"
+        assert not [n for n, html in sections.items() if re.search(r"</code>(?: with —|：输入 —)", html)], lang
+        bare = ("<code>j -12</code> gives <code>pc = 0xffe8</code>." if not lang else
+                "<code>j -12</code>：得到 <code>pc = 0xffe8</code>。")
+        assert bare in jump, lang
+        # a register result computed from the pc (ADDTPC's contract says it uses the TPC) is an address
+        assert "<code>a4 = 0x4000</code>" in FOLDED.sub("", sections["ADDTPC"]), lang
+        add = FOLDED.sub("", sections["LD.ADD"])
+        assert re.findall(r"<td><code>(memory\[0x[0-9a-f]+\])</code>", add) == ["memory[0x200]"], lang
+        assert '<code title="0x8877665544332218 (18 22 33 44 55 66 77 88)">0x8877665544332218</code>' in add, lang
+        assert '<code title="0x3423 (23 34)">0x3423</code>' in FOLDED.sub("", sections["SH"]), lang
