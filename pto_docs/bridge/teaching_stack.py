@@ -67,8 +67,9 @@ def model_stack_pointer(catalog: Catalog) -> ModelStackPointer | None:
         read = set(_READ_GPR.findall(text))  # (one pass each: a hostile unit of many constants stays linear)
         for m in _CONSTANT.finditer(text):
             name, value = m.group(1), int(m.group(2))
-            if value in RING and name in read and _SP_NAME.search(name):
-                found.setdefault(value, ModelStackPointer(value, name, unit.path, text.count("\n", 0, m.start()) + 1))
+            if value in RING and value not in found and name in read and _SP_NAME.search(name):
+                # (counted once per register found, at most len(RING) times a unit: not once per constant)
+                found[value] = ModelStackPointer(value, name, unit.path, text.count("\n", 0, m.start()) + 1)
     result = next(iter(found.values())) if len(found) == 1 else None
     _FOUND[key] = (catalog, result)
     return result

@@ -10,6 +10,8 @@ the frame instructions. The teaching examples set both registers and say which o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..model.catalog import Catalog
 from ..model.diagnostics import Diagnostic, warning
 
@@ -18,7 +20,7 @@ def stack_pointer_diagnostics(catalog: Catalog) -> list[Diagnostic]:
     from ..bridge.teaching_stack import model_stack_pointer
     from ..isa.assembler.spelling import SOURCE_CODE, SOURCE_NAMES
     frames = sorted({u.mnemonic or u.id for u in catalog.instructions
-                     if any(isinstance(a, str) and "sp!" in a for a in u.record.get("assembly") or ())})
+                     if any(isinstance(a, str) and "sp!" in a for a in _assembly(u.record))})
     if not frames:
         return []
     model = model_stack_pointer(catalog)
@@ -32,3 +34,9 @@ def stack_pointer_diagnostics(catalog: Catalog) -> list[Diagnostic]:
                     f"which the register names call {called}; they call R{named} sp, the register the assembly of "
                     f"{shown} names with sp!: code that sets sp before a frame instruction is not what the model "
                     "runs")]
+
+
+def _assembly(record) -> list:
+    """The record's assembly lines; none when the field is not a list (the record check reports that)."""
+    lines = record.get("assembly") if isinstance(record, Mapping) else None
+    return list(lines) if isinstance(lines, (list, tuple)) else []

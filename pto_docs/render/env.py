@@ -12,7 +12,7 @@ from ..i18n.messages import CHECK_PREFIX, localise
 from ..model.prose import Prose
 from .resources import TEMPLATES_DIR
 
-__all__ = ["Prose", "check_message", "compile_templates", "environment", "html_id", "md_text"]
+__all__ = ["Prose", "check_message", "compile_templates", "environment", "fill", "html_id", "md_text"]
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 
@@ -20,6 +20,17 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 def md_text(value: object) -> Markup:
     """Text for a Markdown context (headings, link text): HTML-escaped, then Markdown specials backslashed."""
     return Markup(_MD_SPECIAL.sub(r"\\\1", str(escape(str(value)))))
+
+
+_PLACEHOLDER = re.compile(r"@@[A-Z]+@@")
+
+
+def fill(text: object, parts: dict) -> Markup:
+    """``text`` (a label, escaped) with each ``@@NAME@@`` placeholder replaced by its HTML in ``parts``, in one
+    pass: a placeholder spelled inside a value put in is text, not replaced again (a unit path named ``x@@A@@``)."""
+    escaped = str(escape(text))
+    return Markup(_PLACEHOLDER.sub(lambda m: str(escape(parts[m.group(0)])) if m.group(0) in parts else m.group(0),
+                                   escaped))
 
 
 def html_id(value: object) -> str:
@@ -56,6 +67,7 @@ def environment(templates_dir: str | None = None) -> jinja2.Environment:
     env.filters["md"] = md_text
     env.filters["html_id"] = html_id
     env.filters["check_message"] = check_message
+    env.filters["fill"] = fill
     return env
 
 

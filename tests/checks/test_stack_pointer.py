@@ -28,3 +28,28 @@ def test_validate_reports_it(tmp_path, capsys):
     _tree(root)
     main(["validate", str(root)])
     assert "asl/block/model/frames.asl:3:1: warning[STACK-POINTER-NAME]" in capsys.readouterr().err
+
+
+def test_a_record_whose_assembly_is_no_list_is_no_frame_instruction_and_no_traceback(tmp_path):
+    from types import MappingProxyType, SimpleNamespace
+    catalog = _tree(tmp_path / "tree")
+    odd = [SimpleNamespace(mnemonic=f"ODD{i}", id=f"PTO-ODD{i}", record=MappingProxyType({"assembly": value}))
+           for i, value in enumerate((5, None, "sp!", {"sp!": 1}))]
+    frames = SimpleNamespace(instructions=[*catalog.instructions, *odd], units=catalog.units)
+    (diag,) = stack_pointer_diagnostics(frames)
+    assert "FPOP, FPUSH" in diag.message and "ODD" not in diag.message
+
+
+def test_a_unit_of_many_stack_pointer_constants_is_read_in_linear_time():
+    """Each register's line is counted once, not once per constant naming it (a hostile unit repeating one
+    constant: quadratic before; this size took about 8 s)."""
+    import time
+    from types import SimpleNamespace
+
+    from pto_docs.bridge.teaching_stack import model_stack_pointer
+    text = "/*\nReadGPR(X_SP)\n" + "constant X_SP = 2;\n" * 50_000 + "*/\n"
+    unit = SimpleNamespace(file=SimpleNamespace(text=text), is_instruction=False, path="asl/m.asl")
+    start = time.perf_counter()
+    found = model_stack_pointer(SimpleNamespace(units={"u": unit}))
+    assert time.perf_counter() - start < 2.0
+    assert (found.index, found.constant, found.line) == (2, "X_SP", 3)
