@@ -26,11 +26,12 @@ from .teaching_tiles import tile_scenarios
 
 FORMAT = 1
 MAX_RUNS = 64  # scenarios run per instruction at most (the first with a visible effect ends the search)
-# (a block's own state, _BARG, _Bundle*, is not bookkeeping: it is what BSTART and the B.* descriptors do; a frame
-# instruction's restart template, _FrameTemplate.*, is: the trap-preserved copy of its operands and progress)
+# (a block's own state, _BARG, _Bundle*, is not bookkeeping: it is what BSTART and the B.* descriptors do; a
+# restartable command's template, _FrameTemplate.* or _MemoryCopyTemplate.*, is: the trap-preserved copy of its
+# operands and progress)
 BOOKKEEPING = re.compile(r"^(_PC$|_SystemRegisters\.(cycle|instret|time)|_LastFault$|_LastFaultAddress$|_Trap|_Saved|"
                          r"_CurrentMemoryAgent$|_Retired|_Cycle|_Event|_Memory(Events|Log)|_ArchitecturalInstruction|"
-                         r"_FrameTemplate\.)")
+                         r"_[A-Za-z]*Template\.)")
 
 
 @dataclass(frozen=True)

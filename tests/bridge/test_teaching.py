@@ -120,6 +120,10 @@ def test_visible_effect_excludes_bookkeeping_and_faults():
     assert teaching_run.visible({**ok, "changed": [["_PC", "0x0", "0x40"]]})  # a branch: its new PC is the effect
     assert teaching_run.visible({**ok, "changed": [["_PEGPRs[0][6]", "0x63", "0xc"]]})
     assert not teaching_run.visible({**ok, "fault": "Fault_DataAlignment", "changed": [["_PEGPRs[0][6]", "0x63", "0x0"]]})
+    # a restartable command's template (the trap-preserved copy of its operands and progress) is bookkeeping
+    for template in ("_FrameTemplate.progress", "_MemoryCopyTemplate.instruction_pc"):
+        assert teaching_run.is_bookkeeping(template) and not teaching_run.visible({**ok, "changed": [[template, "0", "2"]]})
+    assert not teaching_run.is_bookkeeping("_BARG.bpcn") and not teaching_run.is_bookkeeping("_Templates[0]")
 
 
 def test_numpy_disagreement_is_a_finding(catalog, taught):
