@@ -41,6 +41,8 @@ DECODERS = "@decoder@"
 _NAMES = Memo(__name__, "(unit path, sha256) -> the ASL names it declares and mentions, its metadata lines",
               limit=8192)
 _METADATA = Memo(__name__, "(unit path, sha256) -> its metadata lines (scenarios_digest)", limit=8192)
+_CONTRACTS = Memo(__name__, "(a unit file's sha256, its mnemonic) -> what its ASL contract declares for its "
+                  "example (teaching_keys._contract)", limit=8192)
 _WORDS = Memo(__name__, "a line of a teaching case -> the words it mentions", limit=65536)
 
 
@@ -61,16 +63,34 @@ def _words(line: str) -> frozenset[str]:
 
 def scenarios_digest(catalog: Catalog, code_digest: str) -> str:
     """sha256 of what composing the scenarios reads (teaching_run.compose_all): every unit's path and metadata
-    lines (its record, the assembler's forms and syntax) and the pto-docs code; of the units' code only the model's
-    own stack pointer register (teaching_stack.model_stack_pointer)."""
+    lines (its record, the assembler's forms and syntax) and the pto-docs code; of the units' code only the few
+    facts composing reads (below)."""
     from .teaching_stack import model_stack_pointer
     digest = hashlib.sha256(f"teaching-scenarios {FORMAT}\0{code_digest}\0".encode())
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
         digest.update(f"m\0{unit.path}\0{_metadata(unit.path, unit.file.sha256, unit.file.text)}\n"
                       .encode("utf-8", "surrogatepass"))
-    # and the one constant of the model's code a scenario reads: the register a frame scenario sets as sp
-    digest.update(f"sp\0{model_stack_pointer(catalog)}\n".encode("utf-8", "surrogatepass"))
+    # and what composing reads of the units' code: the register a frame scenario sets as sp (with its constant's
+    # place, which the page names), the subprogram that sets the start pc, the model's copy of ra, and per instruction
+    # the access size and the use of the TPC its ASL contract declares
+    from ..isa.assembler.spelling import SOURCE_CODE
+    from .teaching import pc_writer
+    from .teaching_stack import register_mirror
+    digest.update(f"sp\0{model_stack_pointer(catalog)!r}\0pc\0{pc_writer(catalog)}\0ra\0"
+                  f"{register_mirror(catalog, SOURCE_CODE['ra'])!r}\n".encode("utf-8", "surrogatepass"))
+    for unit in catalog.instructions:
+        digest.update(f"c\0{unit.id}\0{_contract(unit)}\n".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
+
+
+def _contract(unit) -> tuple[int, bool]:
+    """(the access size, whether a result comes from the TPC) that the instruction's ASL contract declares."""
+    key = (unit.file.sha256, unit.mnemonic or "")
+    found = _CONTRACTS.get(key)
+    if found is None:
+        from .teaching import contract_access, contract_uses_pc
+        found = _CONTRACTS[key] = (contract_access(unit.file.text, key[1]), contract_uses_pc(unit.file.text, key[1]))
+    return found
 
 
 def _metadata(path: str, sha: str, text: str) -> str:

@@ -197,26 +197,29 @@ def teach(catalog: Catalog, generated: str | None, cache_dir=None, progress=None
     load worker: a process with no other thread, which ends with the build) the runs are shared with a helper
     forked once the model is linked (teaching_split), and the linked model is frozen out of the garbage
     collector's sight; the examples are the same."""
+    from .teaching_keys import scenarios_digest
     digest = model_digest(catalog, generated)
-    held = _TAUGHT.get(digest)
+    composed = scenarios_digest(catalog, code_digest())
+    # (the scenarios too: a comment above the model's stack pointer constant moves the line a frame page names)
+    key = f"{digest}:{composed}"
+    held = _TAUGHT.get(key)
     if held is not None:  # (a serving reload after a save that left the model as it was: nothing to compose)
         return dict(held[0]), dict(held[1])
-    taught, untaught = _teach(catalog, generated, cache_dir, digest, split)
+    taught, untaught = _teach(catalog, generated, cache_dir, digest, split, composed)
     if taught or untaught:
-        _TAUGHT[digest] = (dict(taught), dict(untaught))
+        _TAUGHT[key] = (dict(taught), dict(untaught))
     return taught, untaught
 
 
 # the model digest covers every input of the scenarios (the units' metadata, which the assembler is made from, and
 # their code) and of their results (the decoders, the code that composes and runs them): equal digest, equal result
-_TAUGHT = Memo(__name__, "a model digest -> the taught and untaught instructions of that model (a serving "
+_TAUGHT = Memo(__name__, "a model digest and a scenarios digest -> the taught and untaught instructions of that model (a serving "
                "process reloads the same model after every save of a comment or of prose)", limit=2)
 
 
-def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str, split: bool = False) -> tuple[dict, dict]:
+def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str, split: bool,
+           composed: str) -> tuple[dict, dict]:
     from ..store import sealed_folder
-    from .teaching_keys import scenarios_digest
-    composed = scenarios_digest(catalog, code_digest())
     scenarios = _SCENARIOS.get(composed)
     if scenarios is None:  # (a save of code composes nothing again)
         scenarios = _SCENARIOS[composed] = compose_all(catalog)

@@ -249,3 +249,32 @@ def test_a_restore_that_does_not_restore_ra_finds_ra_and_the_models_copy_a_retur
     # a restore that begins at ra takes its target from slot zero: no copy to set
     pop = teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-BLOCK-FPOP"])[0]
     assert not [line for line in pop.setup if line.startswith("_")]
+
+
+def test_a_save_of_code_that_composing_reads_composes_again_in_a_serving_process(tmp_path):
+    """The scenarios (and a serving process's remembered examples) are kept while what composing reads is the same:
+    besides the metadata lines, the few facts it takes from the units' code. Each of these saves changes them."""
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.bridge.teaching_keys import scenarios_digest
+    from pto_docs.bridge.teaching_run import code_digest, model_digest
+    root = tmp_path / "tree"
+    before = _tree(root)
+    seen = {scenarios_digest(before, code_digest())}
+    frames = root / "asl" / "block" / "model" / "frames.asl"
+    saves = [  # (file, how the text changes, whether the model digest stays: a comment is no code)
+        (frames, lambda t: t.replace("// The sample", "// one more line\n// The sample"), True),  # the constant's line
+        (root / "asl" / "scalar" / "model" / "dispatch" / "top-level.asl",
+         lambda t: t + "\nfunc WritePC(value : bits(64))\nbegin\n    pass;\nend;\n", False),  # the start pc's writer
+        (root / "asl" / "scalar" / "agu" / "SWI.asl",
+         lambda t: t + "\nfunc InstructionContractMemorySizeBytes_SWI() => integer\nbegin\n    return 8;\nend;\n",
+         False),  # an access size the contract declares (4 before; two sizes now: none is known)
+    ]
+    for path, edit, same_model in saves:
+        old = load_catalog(root).catalog
+        path.write_text(edit(path.read_text("utf-8")), "utf-8")
+        new = load_catalog(root).catalog
+        assert (model_digest(old, None) == model_digest(new, None)) == same_model, path.name
+        digest = scenarios_digest(new, code_digest())
+        assert digest not in seen, path.name
+        seen.add(digest)
+    assert teaching_stack.model_stack_pointer(load_catalog(root).catalog).line == 4
