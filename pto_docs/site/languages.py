@@ -97,6 +97,10 @@ class Languages:
             # a helper process shares the first build's models; a serving rebuild builds few and keeps its reads
             from .model_helper import prepare
             prepare(self.primary.state.renderer, helper=not self.primary.in_place)
+            if self.primary.in_place:  # (each serving rebuild forks its workers afresh: what they would read or
+                # make for themselves on every rebuild is made here, kept by this process, inherited by each fork)
+                for locale in self.primary.options.languages[1:]:
+                    self.primary.state.renderer.data.trace_page(locale)  # (and the report's labels: read once)
         context = multiprocessing.get_context("fork")
         _SUBMITTING.append(self)
         try:
