@@ -60,6 +60,9 @@ def _build_language(locale: str, site_dir: str, progress_fd: int) -> dict:
     build.report_fd = progress_fd
     renderer = build.state.renderer if build.state is not None else None
     before = set(renderer.rendered) if renderer is not None else set()
+    inherited = _inherited_parts(renderer) if renderer is not None and build.in_place else None
+    if inherited is not None:
+        build.memory.keys.made = []
     try:
         _mkdocs_build(build, languages.config, site_dir)
     except Abort as exc:
@@ -67,9 +70,22 @@ def _build_language(locale: str, site_dir: str, progress_fd: int) -> dict:
     result = dict(build.stats, written=build.written_pages)
     if renderer is not None and build.dirty:  # its pages, for the parent's next rebuild (mkdocs serve)
         result["rendered"] = {k: v for k, v in renderer.rendered.items() if k not in before}
+    if inherited is not None:  # the page digests it made of pages the parent has: the next worker inherits them
+        result["page_keys"] = [made for made in build.memory.keys.made or () if made[0] in inherited]
     if build.in_place:
         build.memory.unsaved = (build, languages.config)  # saved by _save_language, the worker's next task
     return result
+
+
+def _inherited_parts(renderer) -> dict[int, object]:
+    """id -> the page parts a worker inherited from the serving process (its renderer's pages and those of the
+    renderer before, which stay alive in the parent for the whole rebuild, so an id names the same object
+    there)."""
+    found = {}
+    for source in (renderer.rendered, getattr(renderer._previous, "rendered", None) or {}):
+        for entry in source.values():
+            found[id(entry[0])] = entry[0]
+    return found
 
 
 def _save_language() -> None:
@@ -175,6 +191,7 @@ class Languages:
                 WrittenPages(child["site"], self.primary.memory.written).adopt(result["written"])
             else:
                 WrittenPages(child["site"], self.primary.memory.written).abandon()
+            self._adopt_keys(result.pop("page_keys", None))
             self._adopt_rendered(result.pop("rendered", None))
             result.pop("written", None)
             results.append(result)
@@ -192,6 +209,19 @@ class Languages:
             _mkdocs_build(build, config, site_dir)
             results.append(build.stats)
         return results
+
+    def _adopt_keys(self, made: list | None) -> None:
+        """The page keys a serving worker made for pages it inherited from this process: kept here, for the next
+        rebuild's worker (0.1-0.2 s of hashing per rebuild on pto-spec 0.58.3)."""
+        state = self.primary.state
+        if not made or state is None or state.renderer is None:
+            return
+        parts = _inherited_parts(state.renderer)
+        keys = self.primary.memory.keys
+        for ident, shape, key in made:
+            found = parts.get(ident)
+            if found is not None and shape[1:] == (len(found.markdown), len(found.search), len(found.heavy)):
+                keys.adopt(found, shape, key)
 
     def _adopt_rendered(self, rendered: dict | None) -> None:
         """The pages a worker rendered, so the next rebuild in this process (``mkdocs serve``) reuses them too."""
