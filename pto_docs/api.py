@@ -142,17 +142,16 @@ def teach(catalog, cache_dir=None) -> tuple[dict, dict]:
     """Every instruction's own executed teaching example (bridge.teaching_run.teach): (unit id -> Taught, unit id
     -> Untaught) of a loaded, error-free tree, run on its ASL model linked with pto-docs' own decoders under
     ``ieee``; ({}, {}) for a tree without an ASL model. ``cache_dir``: a checked folder for the sealed results."""
-    from .bridge.avs import generated_decoders, model_units
+    from .bridge.avs import model_units
     from .bridge.avs import needs_decoders as needs
     from .bridge.teaching_run import teach as run
     if not model_units(catalog):
         return {}, {}
     generated = None
     if needs(catalog):
-        from .isa.decoders import DecodersUnavailable
-        try:
-            generated = generated_decoders(catalog)
-        except DecodersUnavailable:
+        from .checks.semantics import kept_decoders
+        generated = kept_decoders(catalog)  # (remembered while the records are the same)
+        if generated is None:
             return {}, {}
     return run(catalog, generated, cache_dir)
 

@@ -63,3 +63,26 @@ def test_each_save_of_code_makes_the_keys_of_the_new_catalog_only(tmp_path, monk
     teaching_run._LAST.clear()
     fresh = teaching_run.teach(load_catalog(tree).catalog, None, None)[0]
     assert {k: v.result for k, v in served.items()} == {k: v.result for k, v in fresh.items()}
+
+
+def test_teaching_takes_the_decoders_kept_while_the_records_are_the_same(tmp_path, monkeypatch):
+    """api.teach links the model with the decoders checks.semantics keeps by the record lines and JSON catalogs
+    (made again only when one changes: a serving reload after a save of code makes none), not with decoders made
+    afresh on every call (0.06 s per reload on pto-spec 0.58.3)."""
+    from pto_docs import api
+    from pto_docs.bridge import avs
+    from pto_docs.checks import semantics
+    from pto_docs.isa import decoders
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    catalog = load_catalog(tree).catalog
+    inputs = []
+    monkeypatch.setattr(semantics, "_decoders", lambda cat: inputs.append(cat) or ("sha", None, "KEPT DECODERS"))
+    monkeypatch.setattr(decoders, "generate_decoders", lambda cat: "MADE AFRESH")
+    monkeypatch.setattr(avs, "needs_decoders", lambda cat: True)
+    given = []
+    monkeypatch.setattr(teaching_run, "teach", lambda cat, generated, cache: given.append(generated) or ({}, {}))
+    api.teach(catalog)
+    assert given == ["KEPT DECODERS"] and inputs == [catalog]
+    monkeypatch.setattr(semantics, "_decoders", lambda cat: None)  # (the records give none)
+    assert api.teach(catalog) == ({}, {}) and len(given) == 1
