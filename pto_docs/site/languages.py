@@ -69,7 +69,12 @@ def _build_language(locale: str, site_dir: str, progress_fd: int) -> dict:
         return {"error": str(exc)}
     result = dict(build.stats, written=build.written_pages)
     if renderer is not None and build.dirty:  # its pages, for the parent's next rebuild (mkdocs serve)
-        result["rendered"] = {k: v for k, v in renderer.rendered.items() if k not in before}
+        fresh = {k: v for k, v in renderer.rendered.items() if k not in before}
+        lent = getattr(renderer._previous, "rendered", None) or {}
+        # (a page taken over from the renderer before is the parent's own object: named, not sent back, so the
+        # parent keeps that object, and what it knows of it, for the next rebuild)
+        result["taken"] = [k for k, v in fresh.items() if lent.get(k) is v]
+        result["rendered"] = {k: v for k, v in fresh.items() if lent.get(k) is not v}
     if inherited is not None:  # the page digests it made of pages the parent has: the next worker inherits them
         result["page_keys"] = [made for made in build.memory.keys.made or () if made[0] in inherited]
     if build.in_place:
@@ -192,7 +197,7 @@ class Languages:
             else:
                 WrittenPages(child["site"], self.primary.memory.written).abandon()
             self._adopt_keys(result.pop("page_keys", None))
-            self._adopt_rendered(result.pop("rendered", None))
+            self._adopt_rendered(result.pop("rendered", None), result.pop("taken", None))
             result.pop("written", None)
             results.append(result)
             if not self.primary.in_place:
@@ -223,11 +228,17 @@ class Languages:
             if found is not None and shape[1:] == (len(found.markdown), len(found.search), len(found.heavy)):
                 keys.adopt(found, shape, key)
 
-    def _adopt_rendered(self, rendered: dict | None) -> None:
-        """The pages a worker rendered, so the next rebuild in this process (``mkdocs serve``) reuses them too."""
+    def _adopt_rendered(self, rendered: dict | None, taken: list | None = None) -> None:
+        """The pages a worker rendered, and those it took over from the renderer before (by key: the objects are
+        this process's), so the next rebuild in this process (``mkdocs serve``) reuses them too."""
         state = self.primary.state
-        if rendered and state is not None and state.renderer is not None:
-            state.renderer.take_rendered(rendered)
+        if state is None or state.renderer is None:
+            return
+        renderer = state.renderer
+        lent = getattr(renderer._previous, "rendered", None) or {}
+        kept = {k: lent[k] for k in taken or () if k in lent}
+        if rendered or kept:
+            renderer.take_rendered({**kept, **(rendered or {})})
 
     @staticmethod
     def _close(child: dict) -> None:

@@ -70,3 +70,29 @@ def test_a_workers_digests_are_kept_by_the_serving_process(monkeypatch):
     assert Primary.memory.keys.key("sig 2", "zh/TADD.md", kept) == want and hashed == []  # adopted: not hashed
     Primary.memory.keys.key("sig 2", "zh/TSUB.md", gone)
     assert hashed == ["zh/TSUB.md"]  # (not the serving process's object: nothing adopted for it)
+
+
+def test_pages_a_worker_took_over_stay_the_serving_process_objects():
+    """A worker names the pages it took over from the renderer before (it does not send them back): the serving
+    process keeps its own objects for them (and so the digests it holds of them), and adopts what was rendered."""
+    mine = (PageParts("# TADD\n", [], []), (), frozenset())
+    new = (PageParts("# TMUL\n", [], []), (), frozenset())
+
+    class Previous:
+        rendered = {"zh TADD": mine}
+
+    class Renderer:
+        _previous = Previous()
+        rendered: dict = {}
+
+        def take_rendered(self, entries):
+            self.rendered.update(entries)
+
+    class Primary:
+        state = type("State", (), {"renderer": Renderer()})()
+
+    languages = Languages.__new__(Languages)
+    languages.primary = Primary()
+    languages._adopt_rendered({"zh TMUL": new}, ["zh TADD", "zh gone"])
+    assert Renderer.rendered == {"zh TADD": mine, "zh TMUL": new}
+    assert Renderer.rendered["zh TADD"] is mine
