@@ -10,6 +10,11 @@ build, then three rounds of a comment appended to one unit (MAX.asl upstream, TM
 new constant appended to it (an edit of code), each rebuilt. Printed per save: the rebuild's wall time and the
 CPU time of this process and its reaped children (the zh-CN language worker) from the save until 4 s after the
 rebuild (its background work: page packs, the workers reaped).
+
+    PTO_DOCS_BENCH_PROFILE=DIR python benchmarks/bench_serve_cpu.py
+
+also profiles each rebuild after a save (cProfile, this process only: not the zh-CN worker) into
+DIR/<comment|code>-<n>.prof (read with ``python -m pstats``).
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ def main(work: Path) -> None:
         config.plugins.on_startup(command="serve", dirty=True)
         config.site_url = "http://127.0.0.1:8000/"
         build(config, serve_url=config.site_url, dirty=True)
+    profile_dir = os.environ.get("PTO_DOCS_BENCH_PROFILE")
     start = time.monotonic()
     rebuild()
     print(f"first build {time.monotonic() - start:.2f} s", flush=True)
@@ -59,7 +65,13 @@ def main(work: Path) -> None:
             line = f"// comment {n}\n" if kind == "comment" else f"constant PTO_BENCH_EDIT_{n} = {n};\n"
             unit.write_text(unit.read_text("utf-8") + line, "utf-8")
             before, start = cpu(), time.monotonic()
-            rebuild()
+            if profile_dir:
+                import cProfile
+                with cProfile.Profile() as prof:
+                    rebuild()
+                prof.dump_stats(str(Path(profile_dir) / f"{kind}-{n}.prof"))
+            else:
+                rebuild()
             wall = time.monotonic() - start
             time.sleep(4)
             print(f"{kind} saved, run {n}: rebuild {wall:.2f} s wall, {cpu() - before:.2f} s CPU with its "

@@ -145,17 +145,16 @@ def teach(catalog, cache_dir=None, split: bool = False) -> tuple[dict, dict]:
     ``split``: share the runs with a forked helper once the model is linked (only from a process with no other
     thread that ends with the build, such as a build's load worker: the linked model is frozen out of the garbage
     collector's sight)."""
-    from .bridge.avs import generated_decoders, model_units
+    from .bridge.avs import model_units
     from .bridge.avs import needs_decoders as needs
     from .bridge.teaching_run import teach as run
     if not model_units(catalog):
         return {}, {}
     generated = None
     if needs(catalog):
-        from .isa.decoders import DecodersUnavailable
-        try:
-            generated = generated_decoders(catalog)
-        except DecodersUnavailable:
+        from .checks.semantics import kept_decoders
+        generated = kept_decoders(catalog)  # (remembered while the records are the same)
+        if generated is None:
             return {}, {}
     return run(catalog, generated, cache_dir, split=split)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..asl.names import definitions
 from ..model.catalog import Catalog
+from ..store.memo import Memo
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,16 @@ class IdentifierIndex:
 
 
 _LAST: list = []  # [(catalog, index)]: the index of the catalog asked last
+_DEFINITIONS = Memo(__name__, "a unit file's sha256 -> the global names its text defines (asl.names.definitions): a "
+                    "serving reload indexes the saved unit only", limit=8192)
+
+
+def _definitions(unit) -> list:
+    sha = unit.file.sha256
+    found = _DEFINITIONS.get(sha)
+    if found is None:
+        found = _DEFINITIONS[sha] = definitions(unit.file.text)
+    return found
 
 
 def identifier_index(catalog: Catalog) -> IdentifierIndex:
@@ -45,7 +56,7 @@ def identifier_index(catalog: Catalog) -> IdentifierIndex:
     targets: dict[str, Target] = {}
     lines: dict[str, frozenset[int]] = {}
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
-        found = definitions(unit.file.text)
+        found = _definitions(unit)
         if found:
             lines[unit.id] = frozenset(d.line for d in found)
         for d in found:

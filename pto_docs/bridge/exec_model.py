@@ -69,12 +69,12 @@ class ModelRunner:
         """``calls``: the subprograms the cases will call by name, watched like the instruction entry points (so
         a case that calls, say, ``ExecuteTilePartial`` or a helper still gets its state before and after)."""
         from ..store import sealed_folder
-        from .avs import instruction_entry_names, model_units
+        from .avs import PARSED_UNITS, instruction_entry_names, model_units
         self.catalog = catalog
         self.profile = profile
         with full_collections_paused():  # a linked model: a large structure that lives on (gc_pause.py)
-            self.session = Session(load_model(model_units(catalog), generated, sealed_folder(cache_dir)), profile,
-                                   [*instruction_entry_names(catalog), *calls] or True)
+            model = load_model(model_units(catalog), generated, sealed_folder(cache_dir), PARSED_UNITS)
+            self.session = Session(model, profile, [*instruction_entry_names(catalog), *calls] or True)
         self.program = self.session.program
         self.decoder = Decoder(catalog)
         self._assembler = None

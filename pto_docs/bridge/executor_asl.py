@@ -33,6 +33,7 @@ from ..executor.flags import FLAG_NAMES
 from ..executor.registry import OPS
 from ..runtime.gc_pause import full_collections_paused
 from ..store import sealed_folder
+from .avs import PARSED_UNITS
 
 # B.DATR RMode codes of the executor's semantic mode names (None: the operation default, code 0)
 RMODE_CODES = {None: 0, "RNE": 1, "RTZ": 2, "RTM": 3, "RTP": 4, "RNA": 5, "RTO": 6, "RHB": 7}
@@ -67,7 +68,7 @@ class AslBridge:
 
     def __init__(self, units: list[Unit], generated: str | None, cache_dir=None):
         with full_collections_paused():  # a linked model: a large structure that lives on (gc_pause.py)
-            self.session = Session(load_model(units, generated, sealed_folder(cache_dir)), "ieee")
+            self.session = Session(load_model(units, generated, sealed_folder(cache_dir), PARSED_UNITS), "ieee")
             self.program = self.session.program
             # Every case starts from the state ResetProfileState() leaves (the first call of every AVS test):
             # run it once and make that the state the session restores before each case.

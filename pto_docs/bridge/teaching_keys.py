@@ -106,7 +106,23 @@ def _metadata(path: str, sha: str, text: str) -> str:
 def instruction_keys(catalog: Catalog, generated: str | None, scenarios: Mapping[str, list],
                      code_digest: str, unit_digest) -> dict[str, str]:
     """unit id -> the key of that instruction's results (see the module's docstring). ``unit_digest(unit)``: the
-    digest of a unit's code text as the model digest counts it (comments left out)."""
+    digest of a unit's code text as the model digest counts it (comments left out). The keys of the last two
+    catalogs are kept: a serving reload after a save of code compares the new catalog's keys with those the
+    reload before made for the catalog it loaded (0.2-0.3 s each on pto-spec 0.58.3)."""
+    held = _KEYS.get(id(catalog))
+    if held is not None and held[0] is catalog and held[1] is scenarios and held[2] == (generated, code_digest):
+        return held[3]
+    keys = _keys(catalog, generated, scenarios, code_digest, unit_digest)
+    _KEYS[id(catalog)] = (catalog, scenarios, (generated, code_digest), keys)
+    return keys
+
+
+# (a catalog is never changed once loaded, nor a composed scenarios mapping: teaching_run keeps both as they are)
+_KEYS = Memo(__name__, "id(catalog) -> (catalog, scenarios, (decoders, code digest), its instructions' keys)", limit=2)
+
+
+def _keys(catalog: Catalog, generated: str | None, scenarios: Mapping[str, list], code_digest: str,
+          unit_digest) -> dict[str, str]:
     units = sorted(catalog.units.values(), key=lambda u: u.path)
     facts: dict[str, Names] = {}
     metadata: dict[str, str] = {}

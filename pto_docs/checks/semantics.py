@@ -200,6 +200,14 @@ def _decoders(catalog: Catalog) -> tuple[str, Names, str] | None:
     return _DECODERS[inputs]
 
 
+def kept_decoders(catalog: Catalog) -> str | None:
+    """pto-docs' own generated decoders of the tree (bridge.avs.generated_decoders), made again only when a record
+    line or JSON catalog changed (a serving reload after a save of code or prose makes none); None when the
+    tree's records give none."""
+    found = _decoders(catalog)
+    return found[2] if found is not None else None
+
+
 def _decoder_sha_and_names(catalog: Catalog) -> tuple[str, Names] | None:
     found = _decoders(catalog)
     return found[:2] if found is not None else None

@@ -262,7 +262,8 @@ class SiteBuild(PageEvents):
         # every environment of the theme keeps its compiled templates: once per serving process, or once per user
         # for builds (template_cache.py)
         self.kept_templates = self.templates_cache(config)
-        template_cache.install(config.theme, self.memory.bytecode if self.in_place else self.kept_templates)
+        template_cache.install(config.theme, self.memory.bytecode if self.in_place else self.kept_templates,
+                               keep_listing=self.in_place)
         self.manifest = self._unchanged_tree(config, root)
         if self.manifest is not None and "footer" not in self.manifest:
             self.manifest = None  # (a manifest of an older pto-docs: load the tree)

@@ -110,15 +110,19 @@ def user_templates(spec_root: Path | None) -> CompiledTemplates | None:
     return CompiledTemplates(folder, sealer) if sealer is not None else None
 
 
-def install(theme, cache: jinja2.BytecodeCache | None) -> None:
+def install(theme, cache: jinja2.BytecodeCache | None, keep_listing: bool = False) -> None:
     """Every Jinja environment ``theme`` makes from now on uses ``cache``: MkDocs' own for the pages, the
     navigation's overlay of it (speedups/nav_cache.py) and the one Material's search plugin makes for its
-    translations. (MkDocs makes a new environment at each call of ``Theme.get_env``.)"""
+    translations. (MkDocs makes a new environment at each call of ``Theme.get_env``.) With ``keep_listing`` (a
+    serving process), its file listing keeps what installed theme directories hold (theme_listing.py)."""
     make = type(theme).get_env.__get__(theme)  # the theme's own method, never one installed before
 
     def get_env():
         env = make()
         env.bytecode_cache = cache
+        if keep_listing:
+            from .theme_listing import install as keep
+            keep(env)
         return env
 
     theme.get_env = get_env

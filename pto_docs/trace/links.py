@@ -55,8 +55,8 @@ class Link:
 def id_end(text: str) -> str:
     """One end of a link id with '%', whitespace and control characters percent-encoded, so that any file name
     gives an id of the lock's ``KIND END -> END`` shape (ordinary ids are unchanged)."""
-    if text and all(ch.isprintable() and not ch.isspace() and ch != "%" for ch in text):
-        return text
+    if text and text.isprintable() and " " not in text and "%" not in text:
+        return text  # (the one printable whitespace character is the space: checked over all of Unicode)
     return "".join(ch if ch.isprintable() and not ch.isspace() and ch != "%"
                    else "".join(f"%{b:02X}" for b in ch.encode("utf-8")) for ch in text) or "%00"
 

@@ -158,7 +158,7 @@ def test_a_planted_model_pickle_in_the_user_cache_does_not_run(tmp_path):
     shutil.copytree(REPO / "catalog", root)
     user = tmp_path / "user"
     assert run_cli("avs", str(root), "-q", env=_env(user))[0] == 0
-    files = sorted((user / "pto-docs" / "asl").glob("asl-model-*.pickle"))
+    files = sorted((user / "pto-docs" / "asl").glob("units/*.pickle"))
     assert files
     marker = tmp_path / "ran"
     planted = _plant_pickles(files, marker)
@@ -174,7 +174,7 @@ def test_a_planted_examples_model_pickle_does_not_run(tmp_path):
     user = tmp_path / "user"
     assert run_cli("build", str(root), "--site-dir", str(tmp_path / "s1"), "-q", env=_env(user))[0] == 0
     examples = user / "pto-docs" / "avs-examples"
-    files = sorted(examples.glob("asl-model-*.pickle"))
+    files = sorted(examples.glob("units/*.pickle"))
     assert files
     for done in examples.glob("avs-examples-*.json"):
         done.unlink()  # so the next build runs the points again, reading the model

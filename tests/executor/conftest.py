@@ -39,12 +39,12 @@ def shared_real_exec(_real_exec_memo, monkeypatch):
             memo["runners"][key] = model_runner(catalog, generated, cache_dir, profile, calls)
         return memo["runners"][key]
 
-    def shared_model(units, generated, cache_dir=None):
+    def shared_model(units, generated, cache_dir=None, parsed=None):
         # a Session reads its model (Program compiles the declarations into tables of its own): several may be
         # linked from one parsed model
         key = (tuple((u.unit_id, u.text) for u in units), generated, str(cache_dir))
         if key not in memo["models"]:
-            memo["models"][key] = load_model(units, generated, cache_dir)
+            memo["models"][key] = load_model(units, generated, cache_dir, parsed)
         return memo["models"][key]
 
     monkeypatch.setattr(validate_cmd, "load_catalog", shared_load)
