@@ -81,7 +81,7 @@ def test_teaching_takes_the_decoders_kept_while_the_records_are_the_same(tmp_pat
     monkeypatch.setattr(decoders, "generate_decoders", lambda cat: "MADE AFRESH")
     monkeypatch.setattr(avs, "needs_decoders", lambda cat: True)
     given = []
-    monkeypatch.setattr(teaching_run, "teach", lambda cat, generated, cache: given.append(generated) or ({}, {}))
+    monkeypatch.setattr(teaching_run, "teach", lambda cat, generated, cache, split=False: given.append(generated) or ({}, {}))
     api.teach(catalog)
     assert given == ["KEPT DECODERS"] and inputs == [catalog]
     monkeypatch.setattr(semantics, "_decoders", lambda cat: None)  # (the records give none)
