@@ -245,4 +245,4 @@ def test_an_example_with_no_inputs_has_a_caption_without_them_in_both_languages(
         assert f'<p class="pto-example-caption">{caption}</p>' in html, locale
     tile = SimpleNamespace(**{**view.__dict__, "surface": "tile", "caption_outputs": "memory[0x200] = 1.5"})
     html = template.render(m=SimpleNamespace(teaching=tile), L=labels("en"))
-    assert '<p class="pto-example-caption"><code>j -12</code> writes memory[0x200] = 1.5.</p>' in html
+    assert '<p class="pto-example-caption"><code>j -12</code> writes <code>memory[0x200] = 1.5</code>.</p>' in html

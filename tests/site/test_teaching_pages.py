@@ -82,7 +82,7 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
     # a tile store's memory: its eight S32 elements as eight 4-byte values, named in the caption
     tstore = FOLDED.sub("", en["TSTORE"])
     assert len(re.findall(r"<td><code>memory\[0x[0-9a-f]+\]</code>", tstore)) == 8
-    assert "writes memory[0x200] = 1, memory[0x204] = 2," in tstore
+    assert "writes <code>memory[0x200] = 1, memory[0x204] = 2," in tstore  # (code, as a scalar caption's state)
     # on every page: an address (pc) in hex, no shown state a small 64-bit value in 16 hex digits
     for lang in ("", "zh-CN"):
         for name, html in _sections(real_site, lang).items():
