@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..model.catalog import Catalog
 from ..store.memo import Memo
-from .teaching import Scenario, scalar_scenarios
+from .teaching import NOT_CODE, Scenario, scalar_scenarios
 from .teaching_tiles import tile_scenarios
 
 FORMAT = 1
@@ -141,11 +141,6 @@ def model_digest(catalog: Catalog, generated: str | None) -> str:
 
 # a unit's metadata lines (its syntax and encodings, which the scenarios and the decoders are made from): kept
 _METADATA = re.compile(r"^[ \t]*// ?PTO-[^\n]*", re.M)
-# a string literal (kept as written; one left open ends at its line's end) or a comment (one space; a block comment
-# left open runs to the end, as does one whose last character is a backslash): every alternative ends where the
-# next match may start, so hostile text is linear (without ``\\?`` a string ending in a lone backslash failed and
-# was tried again from every quote inside it: quadratic)
-_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|\\?$)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S | re.M)
 
 
 def _kept(match: re.Match) -> str:
@@ -158,7 +153,7 @@ def model_text(text: str) -> str:
     comments, trailing spaces and blank lines. An edit of a comment or of blank lines is no change of the teaching
     results' model digest (a save of a unit's comment re-runs no example); an edit of code or metadata is."""
     metadata = _METADATA.findall(text)
-    code = _COMMENT.sub(_kept, _METADATA.sub("", text))
+    code = NOT_CODE.sub(_kept, _METADATA.sub("", text))  # (strings kept as written, comments one space)
     lines = (line.rstrip() for line in code.split("\n"))
     return "\n".join(metadata) + "\0" + "\n".join(line for line in lines if line)
 
