@@ -243,8 +243,7 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Sce
 
 def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
     out: list[Scenario] = []  # (as composed: the block-body retries put them where their prelude's block is)
-    declared = contract_access(unit.file.text, unit.mnemonic or "")  # (for a form whose record gives no size)
-    from_pc = contract_uses_pc(unit.file.text, unit.mnemonic or "")
+    declared, from_pc = contract_facts(unit)  # (declared: for a form whose record gives no size)
     start = pc_writer(assembler.catalog)
     start = (f"{start}({word(START_PC)});",) if start else ()
 
@@ -394,10 +393,15 @@ def contract_access(text: str, mnemonic: str) -> int:
     ``agu``: LD.ADD's ``InstructionContractAtomicSizeBytes_LD_ADD`` returns 8, SWAPW's 4, CASH's compare 2): the one
     size (1, 2, 4 or 8) every such function of this mnemonic returns; 0 when there is none, or sizes that differ
     (DMA's 64-byte copy in 8-byte chunks) -- the page then shows the bytes one by one."""
-    own = re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
+    own = _contract_name(mnemonic)
     code = NOT_CODE.sub(" ", text)
     sizes = {int(m.group(2)) for m in CONTRACT_SIZE.finditer(code) if m.group(1) == own}
     return sizes.pop() if len(sizes) == 1 and sizes <= {1, 2, 4, 8} else 0
+
+
+def _contract_name(mnemonic: str) -> str:
+    """The mnemonic as the contract's function names spell it (LD.ADD: ``..._LD_ADD``)."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
 
 
 # an instruction contract's declaration that its result is computed from the instruction's TPC (ADDTPC, SETRET:
@@ -411,9 +415,23 @@ def contract_uses_pc(text: str, mnemonic: str) -> bool:
     mnemonic returns TRUE): its register result is then an address (ADDTPC's a4 = 0x4000, not 16384)."""
     if "InstructionContractUsesTPC_" not in text:  # (most units: no stripping of their comments)
         return False
-    own = re.sub(r"[^A-Za-z0-9]+", "_", mnemonic)
+    own = _contract_name(mnemonic)
     said = {m.group(2) for m in CONTRACT_USES_PC.finditer(NOT_CODE.sub(" ", text)) if m.group(1) == own}
     return said == {"TRUE"}
+
+
+def contract_facts(unit: Unit) -> tuple[int, bool]:
+    """(:func:`contract_access`, :func:`contract_uses_pc`) of an instruction unit, made once per unit text (the
+    scenarios and teaching_keys.scenarios_digest both read them)."""
+    key = (unit.file.sha256, unit.mnemonic or "")
+    found = _CONTRACTS.get(key)
+    if found is None:
+        found = _CONTRACTS[key] = (contract_access(unit.file.text, key[1]), contract_uses_pc(unit.file.text, key[1]))
+    return found
+
+
+_CONTRACTS = Memo(__name__, "(a unit file's sha256, its mnemonic) -> what its ASL contract declares for its example "
+                  "(contract_facts)", limit=8192)
 
 
 def _pc_result(s: Scenario) -> Scenario:

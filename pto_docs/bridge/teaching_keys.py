@@ -41,8 +41,6 @@ DECODERS = "@decoder@"
 _NAMES = Memo(__name__, "(unit path, sha256) -> the ASL names it declares and mentions, its metadata lines",
               limit=8192)
 _METADATA = Memo(__name__, "(unit path, sha256) -> its metadata lines (scenarios_digest)", limit=8192)
-_CONTRACTS = Memo(__name__, "(a unit file's sha256, its mnemonic) -> what its ASL contract declares for its "
-                  "example (teaching_keys._contract)", limit=8192)
 _WORDS = Memo(__name__, "a line of a teaching case -> the words it mentions", limit=65536)
 
 
@@ -74,23 +72,13 @@ def scenarios_digest(catalog: Catalog, code_digest: str) -> str:
     # place, which the page names), the subprogram that sets the start pc, the model's copy of ra, and per instruction
     # the access size and the use of the TPC its ASL contract declares
     from ..isa.assembler.spelling import SOURCE_CODE
-    from .teaching import pc_writer
+    from .teaching import contract_facts, pc_writer
     from .teaching_stack import register_mirror
     digest.update(f"sp\0{model_stack_pointer(catalog)!r}\0pc\0{pc_writer(catalog)}\0ra\0"
                   f"{register_mirror(catalog, SOURCE_CODE['ra'])!r}\n".encode("utf-8", "surrogatepass"))
     for unit in catalog.instructions:
-        digest.update(f"c\0{unit.id}\0{_contract(unit)}\n".encode("utf-8", "surrogatepass"))
+        digest.update(f"c\0{unit.id}\0{contract_facts(unit)}\n".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
-
-
-def _contract(unit) -> tuple[int, bool]:
-    """(the access size, whether a result comes from the TPC) that the instruction's ASL contract declares."""
-    key = (unit.file.sha256, unit.mnemonic or "")
-    found = _CONTRACTS.get(key)
-    if found is None:
-        from .teaching import contract_access, contract_uses_pc
-        found = _CONTRACTS[key] = (contract_access(unit.file.text, key[1]), contract_uses_pc(unit.file.text, key[1]))
-    return found
 
 
 def _metadata(path: str, sha: str, text: str) -> str:
