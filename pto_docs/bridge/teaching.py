@@ -356,18 +356,16 @@ def pc_writer(catalog) -> str:
     """The subprogram of the model (a unit that is no instruction) a scenario sets its start pc with: WriteTPC, as
     the block preludes do, else WritePC; '' when the model declares neither (the example starts at the model's
     reset pc)."""
-    key = id(catalog)
-    held = _PC_WRITERS.get(key)
-    if held is not None and held[0] is catalog:
-        return held[1]
+    return _PC_WRITERS.of(catalog, lambda: _pc_writer(catalog))
+
+
+def _pc_writer(catalog) -> str:
     found = {m.group(1) for u in catalog.units.values() if not u.is_instruction and "func" in u.file.text
              for m in _PC_WRITER.finditer(u.file.text)}
-    result = next((w[:-1] for w in PC_WRITERS if w[:-1] in found), "")
-    _PC_WRITERS[key] = (catalog, result)
-    return result
+    return next((w[:-1] for w in PC_WRITERS if w[:-1] in found), "")
 
 
-_PC_WRITERS = Memo(__name__, "id of a catalog -> (the catalog, the subprogram its model sets the pc with)", limit=4)
+_PC_WRITERS = Memo(__name__, "a catalog -> the subprogram its model sets the pc with (Memo.of)", limit=4)
 
 
 def access_size(form: Mapping) -> int:

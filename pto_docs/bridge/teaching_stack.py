@@ -55,10 +55,10 @@ def model_stack_pointer(catalog: Catalog) -> ModelStackPointer | None:
     """The model's own stack pointer register: the one constant of a model unit (not an instruction) whose name
     has an ``SP`` word and that the same unit passes to ``ReadGPR``; None when there is none, or more than one
     register is named so (the scenario then uses the register the names call ``sp``)."""
-    key = id(catalog)
-    held = _FOUND.get(key)
-    if held is not None and held[0] is catalog:
-        return held[1]
+    return _FOUND.of(catalog, lambda: _model_stack_pointer(catalog))
+
+
+def _model_stack_pointer(catalog: Catalog) -> ModelStackPointer | None:
     found: dict[int, ModelStackPointer] = {}
     for unit in sorted(catalog.units.values(), key=lambda u: u.path):
         text = unit.file.text
@@ -70,12 +70,10 @@ def model_stack_pointer(catalog: Catalog) -> ModelStackPointer | None:
             if value in RING and value not in found and name in read and _SP_NAME.search(name):
                 # (counted once per register found, at most len(RING) times a unit: not once per constant)
                 found[value] = ModelStackPointer(value, name, unit.path, text.count("\n", 0, m.start()) + 1)
-    result = next(iter(found.values())) if len(found) == 1 else None
-    _FOUND[key] = (catalog, result)
-    return result
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
-_FOUND = Memo(__name__, "id of a catalog -> (the catalog, its model's own stack pointer register)", limit=4)
+_FOUND = Memo(__name__, "a catalog -> its model's own stack pointer register (Memo.of)", limit=4)
 
 
 def register_mirror(catalog: Catalog, register: int) -> str | None:
@@ -83,18 +81,16 @@ def register_mirror(catalog: Catalog, register: int) -> str | None:
     restore it returns through: 0.58.3's FRET.RA reads ``_ReturnAddress``, which SETRET's SetReturnAddress sets next to
     R10): the one variable a model unit (not an instruction) assigns, in the statement right after it, the value it
     wrote to that register; None when no unit or more than one variable does (the scenario then sets no copy)."""
-    key = (id(catalog), register)
-    held = _MIRRORS.get(key)
-    if held is not None and held[0] is catalog:
-        return held[1]
+    return _MIRRORS.of(catalog, lambda: _register_mirror(catalog, register), register)
+
+
+def _register_mirror(catalog: Catalog, register: int) -> str | None:
     found = {m.group(3) for unit in catalog.units.values() if not unit.is_instruction and "WriteGPR(" in unit.file.text
              for m in _MIRROR.finditer(unit.file.text) if int(m.group(1)) == register and m.group(2) == m.group(4)}
-    result = next(iter(found)) if len(found) == 1 else None
-    _MIRRORS[key] = (catalog, result)
-    return result
+    return next(iter(found)) if len(found) == 1 else None
 
 
-_MIRRORS = Memo(__name__, "(id of a catalog, a register) -> (the catalog, the model variable copying it)", limit=8)
+_MIRRORS = Memo(__name__, "(a catalog, a register) -> the model variable copying it (Memo.of)", limit=8)
 
 
 def stack_registers(catalog: Catalog, named_sp: int) -> tuple[tuple[int, ...], ModelStackPointer | None]:

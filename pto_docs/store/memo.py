@@ -29,6 +29,17 @@ class Memo(dict):
             while len(self) > self.limit:
                 del self[next(iter(self))]
 
+    def of(self, owner: object, make, *more: Any) -> Any:
+        """What ``make()`` gives for this very ``owner`` object (and ``more`` key parts): kept under ``id(owner)``
+        with the owner itself, so an id reused by a later object is never taken for it."""
+        key = (id(owner), *more)
+        held = self.get(key)
+        if held is not None and held[0] is owner:
+            return held[1]
+        result = make()
+        self[key] = (owner, result)
+        return result
+
     def __repr__(self) -> str:
         return f"Memo({self.owner!r}, {self.holds!r}, {len(self)} entries)"
 

@@ -43,3 +43,22 @@ def test_the_scan_sees_a_bare_cache(tmp_path):
     (tmp_path / "x.py").write_text("_CACHE: dict[str, int] = {}\n_SEEN = set()\nCONSTANT = {'a': 1}\nTABLE: dict = {}\n"
                                    "_MEMO = Memo('m', 'what')\ndef f():\n    local = {}\n")
     assert _bare_caches(tmp_path / "x.py", tmp_path) == ["x.py:1 _CACHE", "x.py:2 _SEEN"]
+
+
+def test_of_keeps_a_value_for_that_very_object_and_makes_it_again_for_another():
+    from pto_docs.store.memo import Memo
+
+    class Owner:
+        pass
+
+    memo, made = Memo(__name__, "test: an owner -> a count", limit=2), []
+
+    def make(tag):
+        made.append(tag)
+        return len(made)
+
+    first = Owner()
+    assert memo.of(first, lambda: make("a")) == 1 and memo.of(first, lambda: make("b")) == 1
+    assert memo.of(first, lambda: make("c"), "other") == 2  # (other key parts: another entry)
+    memo[(id(first),)] = (Owner(), 99)  # an entry left by another object that had the same id
+    assert memo.of(first, lambda: make("d")) == 3 and made == ["a", "c", "d"]
