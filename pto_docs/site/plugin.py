@@ -26,6 +26,7 @@ from .build import SiteBuild
 from .config import PtoDocsConfig, adopt_site_settings, check_mkdocs_config
 from .logs import install_dirty_filter
 from .memory import SiteMemory
+from .watcher import watch_natively
 
 
 class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
@@ -127,11 +128,12 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             self.builds.pop()
 
     def on_serve(self, server, config, builder):
-        """Watch the spec tree without its ``.git*`` entries: MkDocs' watcher stats every watched file twice a
-        second, in the serving process, and a checkout's ``.git`` can hold more files than the tree (nothing in
-        it reaches a page). The root itself is watched without recursion (its files: edits, new and removed
-        ones), each other top-level directory with it; one created while serving is watched from the next
-        ``mkdocs serve``."""
+        """Watch the spec tree, by inotify where there is one (watcher.py), and without its ``.git*`` entries:
+        polled, MkDocs' watcher stats every watched file twice a second in the serving process, and a checkout's
+        ``.git`` can hold more files than the tree (nothing in it reaches a page). The root itself is watched
+        without recursion (its files: edits, new and removed ones), each other top-level directory with it; one
+        created while serving is watched from the next ``mkdocs serve``."""
+        watch_natively(server)
         build = SiteBuild(self.config, self.memory, command=self.command, dirty=self.dirty)
         root = build.spec_root(config)
         server.watch(str(root), recursive=False)
