@@ -138,6 +138,13 @@ def run_avs(catalog, generated: str | None = None, **options) -> dict:
     return run_tree_avs(catalog, generated, **options)
 
 
+def prepare_for_a_save() -> None:
+    """Serving, after a rebuild (in the background): make what the next save of code would make first
+    (bridge.teaching_run.prepare_for_a_save). Pages do not change."""
+    from .bridge.teaching_run import prepare_for_a_save as prepare
+    prepare()
+
+
 def teach(catalog, cache_dir=None, split: bool = False) -> tuple[dict, dict]:
     """Every instruction's own executed teaching example (bridge.teaching_run.teach): (unit id -> Taught, unit id
     -> Untaught) of a loaded, error-free tree, run on its ASL model linked with pto-docs' own decoders under

@@ -238,7 +238,7 @@ def _teach(catalog: Catalog, generated: str | None, cache_dir, digest: str, spli
     finally:
         runs.close()
     _borrow_for_aliases(catalog, taught, untaught)
-    _LAST["model"] = (catalog, generated, scenarios, results)
+    _LAST["model"] = (catalog, generated, scenarios, results, cache_dir)
     if runs.fresh and cache is not None:
         try:
             cache.save(entry, json.dumps(known, separators=(",", ":"), sort_keys=True).encode("utf-8"))
@@ -371,7 +371,7 @@ class _Runs:
 _SCENARIOS = Memo(__name__, "the digest of every unit's metadata lines (teaching_keys.scenarios_digest) -> every "
                   "instruction's scenarios", limit=2)
 _LAST = Memo(__name__, "the model taught last in this process: (catalog, decoders, scenarios, each instruction's "
-             "results by case digest), whose results a reload after a save of code may keep (teaching_keys)", limit=1)
+             "results by case digest, the cache folder), whose results a reload after a save of code may keep (teaching_keys)", limit=1)
 
 
 class _Kept:
@@ -395,6 +395,26 @@ class _Kept:
         old = _instruction_keys(*last[:3])
         new = _instruction_keys(self.catalog, self.generated, self.scenarios)
         return {uid: results for uid, results in last[3].items() if uid in new and old.get(uid) == new[uid]}
+
+
+def prepare_for_a_save() -> None:
+    """Serving, while the author edits: make the keys of the model taught last (teaching_keys), which the reload
+    after the next save of code compares with the new model's keys (:class:`_Kept`). The first such save of a
+    serving process would make them otherwise (0.6 s on pto-spec 0.58.3: each unit's names are read once); later
+    ones find them made (the reload before made the keys of the model it taught)."""
+    last = _LAST.get("model")
+    if last is None:
+        return
+    catalog, generated, _, _, cache_dir = last
+    from ..asl.model import load_model
+    from ..asl.runner import run_in_big_stack
+    from ..store import sealed_folder
+    from .avs import PARSED_UNITS, model_units
+    # the parsed units too (as exec_model.ModelRunner reads them): a first build whose results all came from the
+    # sealed cache linked no model, and the first save of code would read every other unit's parse from the cache
+    # before linking; after a build that linked one, every unit is in the memo already
+    run_in_big_stack(load_model, model_units(catalog), generated, sealed_folder(cache_dir), PARSED_UNITS)
+    _instruction_keys(*last[:3])
 
 
 def _instruction_keys(catalog: Catalog, generated: str | None, scenarios) -> dict[str, str]:

@@ -512,7 +512,8 @@ class SiteBuild(PageEvents):
         if self.progress is None:  # under `mkdocs build`; `pto-docs build` prints it after MkDocs' last line
             current_progress().summary(self.summary_text)
         if self.in_place:
-            self.languages.after_rebuild(config)
+            from ..api import prepare_for_a_save
+            self.languages.after_rebuild(config, later=prepare_for_a_save)
 
     def save_cache(self, config) -> None:
         if self.cache is None:

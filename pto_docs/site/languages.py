@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import os
 import shutil
+from collections.abc import Callable
 
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
@@ -263,10 +264,10 @@ class Languages:
             WrittenPages(child["site"], self.primary.memory.written).abandon()  # (in place) part of its pages
         self.children = []
 
-    def after_rebuild(self, config) -> None:
+    def after_rebuild(self, config, later: Callable[[], None] | None = None) -> None:
         """Serving: what no reloaded page needs runs in the background (serve.Background): saving this
         language's page pack, and for each worker, saving its own (its second task), then reading that pack
-        into memory for the next rebuild's worker."""
+        into memory for the next rebuild's worker; then ``later``."""
         from .cache import preload
         cache_dir = self.primary.cache_dir(config)
 
@@ -279,5 +280,6 @@ class Languages:
                 preload(cache_dir, child["locale"], self.primary.memory.packs)
         tasks = [functools.partial(self.primary.save_cache, config)]
         tasks += [functools.partial(finish, child) for child in self.children]
+        tasks += [later] if later is not None else []
         self.children = []
         self.primary.memory.background.after_rebuild(tasks)

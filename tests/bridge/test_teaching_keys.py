@@ -86,3 +86,42 @@ def test_teaching_takes_the_decoders_kept_while_the_records_are_the_same(tmp_pat
     assert given == ["KEPT DECODERS"] and inputs == [catalog]
     monkeypatch.setattr(semantics, "_decoders", lambda cat: None)  # (the records give none)
     assert api.teach(catalog) == ({}, {}) and len(given) == 1
+
+
+def test_what_a_serving_process_prepares_after_a_build_is_what_the_next_save_of_code_would_make(tmp_path,
+                                                                                              monkeypatch):
+    """After a first build whose examples all came from the sealed cache (an author serving a tree built before:
+    no model linked, no unit parsed in this process), prepare_for_a_save (run in the background after each
+    serving rebuild) makes the last catalog's keys and puts every model unit's parse in the process memo; the
+    save of code after it makes the new catalog's keys only and parses the saved unit only."""
+    from pto_docs.bridge import avs
+    made = _counting_keys(monkeypatch)
+    tree, cache = tmp_path / "tree", tmp_path / "cache"
+    shutil.copytree(REPO / "catalog", tree)
+    teaching_run._TAUGHT.clear()
+    teaching_run._LAST.clear()
+    teaching_run.teach(load_catalog(tree).catalog, None, cache)  # a build before: the sealed cache holds all
+    teaching_run._TAUGHT.clear()
+    teaching_run._LAST.clear()
+    teaching_keys._KEYS.clear()
+    avs.PARSED_UNITS.clear()
+    first = load_catalog(tree).catalog
+    teaching_run.teach(first, None, cache)  # the serving process's first build
+    assert len(avs.PARSED_UNITS) == 0 and made == []  # nothing linked: every result was sealed
+    teaching_run.prepare_for_a_save()
+    assert made == [first]
+    units = avs.model_units(first)
+    assert len(avs.PARSED_UNITS) >= len(units) > 0
+    teaching_run.prepare_for_a_save()  # made once
+    assert made == [first]
+    unit = tree / "asl/block/execution/BSTART.SFU.asl"
+    unit.write_text(unit.read_text("utf-8").replace("\nbegin", "\nbegin\n    let x_prepared = 1;", 1), "utf-8")
+    before = set(avs.PARSED_UNITS)
+    saved = load_catalog(tree).catalog
+    served = teaching_run.teach(saved, None, cache)[0]
+    assert made == [first, saved]  # the new catalog's keys only
+    assert len(set(avs.PARSED_UNITS) - before) == 1  # the saved unit only was parsed
+    teaching_run._TAUGHT.clear()
+    teaching_run._LAST.clear()
+    fresh = teaching_run.teach(load_catalog(tree).catalog, None, None)[0]
+    assert {k: v.result for k, v in served.items()} == {k: v.result for k, v in fresh.items()}
