@@ -255,7 +255,7 @@ def test_only_a_hint_may_show_an_example_without_effect(catalog):
     hint = SimpleNamespace(surface="scalar", record={"summary": "PRF issues a non-binding prefetch hint."},
                            catalog_records=[])
     assert teaching_run.is_hint(hint)
-    assert not teaching_run.is_hint(catalog.units["PTO-BLOCK-L-BSTOP"])  # completes with no effect: not taught
+    assert not teaching_run.is_hint(catalog.units["PTO-BLOCK-L-BSTOP"])  # a stop: its example must commit a bundle
     assert not teaching_run.is_hint(SimpleNamespace(surface="tile", record=hint.record, catalog_records=[]))
 
 
@@ -463,26 +463,27 @@ def test_an_example_not_placed_otherwise_starts_at_a_pc_a_backward_jump_keeps_an
     from pto_docs.analysis.load import load_catalog
     from pto_docs.isa.assembler import Assembler
     from tests.conftest import REPO
-    unit = catalog.units["PTO-SCALAR-SWI"]
-    assert teaching.pc_writer(catalog) == ""  # (the toy model sets _PC itself only)
-    assert not any("WriteTPC(" in line or "WritePC(" in line for s in teaching.scalar_scenarios(Assembler(catalog), unit)
-                   if not s.in_bundle for line in s.setup)
-    tree = tmp_path / "tree"
-    shutil.copytree(REPO / "catalog", tree)
-    top = tree / "asl/scalar/model/dispatch/top-level.asl"
-    top.write_text(top.read_text("utf-8") + "\nfunc WriteTPC(value: bits(64))\nbegin\n    _PC = value;\nend;\n", "utf-8")
-    placed = load_catalog(tree).catalog
-    assert teaching.pc_writer(placed) == "WriteTPC"
-    found = list(teaching.scalar_scenarios(Assembler(placed), placed.units["PTO-SCALAR-SWI"]))
+    assert teaching.pc_writer(catalog) == "WriteTPC"  # (the sample's block model declares it, as 0.58.3's does)
+    found = list(teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-SCALAR-SWI"]))
     start = f"WriteTPC({teaching.word(teaching.START_PC)});"
     assert all(s.setup[0] == start and start not in s.setup[1:] for s in found if not s.in_bundle)
     bodies = [s for s in found if s.in_bundle]
     assert bodies and all(start not in s.setup and any(line.startswith("WriteTPC(") for line in s.setup) for s in bodies)
     assert teaching.START_PC - 2 * 12 > 0  # (J -12 from there is an address)
-    # a subprogram of that name the scenario cannot call so (two parameters, a result) is not used
-    text = top.read_text("utf-8")
+    # a model without it (a copy of the sample whose subprogram has another name) gets no call to one; nor does one
+    # whose subprogram of that name the scenario cannot call so (two parameters, a result)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    block = tree / "asl/block/model/schema/profile-encoding.asl"
+    text = block.read_text("utf-8")
+    assert text.count("func WriteTPC(value: bits(64))") == 1
+    block.write_text(text.replace("func WriteTPC(", "func SetTPC("), "utf-8")
+    bare = load_catalog(tree).catalog
+    assert teaching.pc_writer(bare) == ""
+    assert not any("WriteTPC(" in line or "WritePC(" in line for s in teaching.scalar_scenarios(
+        Assembler(bare), bare.units["PTO-SCALAR-SWI"]) if not s.in_bundle for line in s.setup)
     for other in ("func WriteTPC(value: bits(64), ring: integer)", "func WriteTPC(value: bits(64)) => boolean"):
-        top.write_text(text.replace("func WriteTPC(value: bits(64))", other), "utf-8")
+        block.write_text(text.replace("func WriteTPC(value: bits(64))", other), "utf-8")
         assert teaching.pc_writer(load_catalog(tree).catalog) == "", other
 
 
