@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import struct
 
 import numpy as np
@@ -99,6 +100,46 @@ def test_catalog_examples_run_with_a_visible_effect_and_ieee_values(taught):
             assert got == want or (math.isnan(got) and math.isnan(want)), (r, c, got, want)
     # every instruction without an example says why
     assert all(m.reason for m in missing.values())
+
+
+def _memory_after(result) -> dict[int, int]:
+    """address -> byte after the run, of every memory row the run changed (``_Memory[lo..hi]`` or ``_Memory[i]``)."""
+    out = {}
+    for name, _before, after in result["changed"]:
+        found = re.fullmatch(r"_Memory\[(\d+)(?:\.\.(\d+))?\]", name)
+        if found:
+            low = int(found.group(1))
+            for i, byte in enumerate(after.split()):
+                out[low + i] = int(byte, 16)
+    return out
+
+
+def test_the_catalog_swi_example_stores_its_data_register_at_the_scaled_address(catalog, taught):
+    """SWI on the sample model (its memory addressed as the spec's is): the data register's four low bytes, little
+    endian, at the base register plus the sign-extended simm12 times 4 -- computed here from the scenario's inputs."""
+    done, _missing, _cache = taught
+    found = done["PTO-SCALAR-SWI"]
+    assert teaching_run.visible(found.result) and found.result["fault"] == "Fault_None" and not found.scenario.in_bundle
+    data = int(next(o.value for o in found.scenario.operands if o.kind == "source"), 0)
+    base = int(next(o.value for o in found.scenario.operands if o.kind == "memory"), 0)
+    simm12 = found.result["decoded"]["fields"]["simm12"]
+    simm12 -= (simm12 >> 11 & 1) << 12
+    scale = catalog.units["PTO-SCALAR-SWI"].catalog_records[0]["agu"]["offset_scale"]
+    address = base + (simm12 << scale)
+    assert address % 4 == 0
+    assert _memory_after(found.result) == {address + i: data >> 8 * i & 0xFF for i in range(4)}
+
+
+def test_the_catalog_l_bstop_example_commits_the_bundle_it_runs_in(taught):
+    """L.BSTOP outside a bundle raises Fault_BundleControl (its contract): its example runs in a block body the
+    model's own BeginBundle opened, and commits that bundle."""
+    done, _missing, _cache = taught
+    found = done["PTO-BLOCK-L-BSTOP"]
+    assert found.scenario.in_bundle and found.tried > 0 and found.result["fault"] == "Fault_None"
+    changed = {c[0]: c[1:] for c in found.result["changed"]}
+    assert changed["_BundleActive"] == ["TRUE", "FALSE"]
+    assert changed["_BundlesCommitted"] == ["0", "1"]
+    assert teaching_run.visible(found.result)
 
 
 def test_results_are_cached_by_the_digest_of_their_inputs(catalog, taught, monkeypatch):
