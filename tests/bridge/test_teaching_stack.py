@@ -263,8 +263,8 @@ def test_a_save_of_code_that_composing_reads_composes_again_in_a_serving_process
     frames = root / "asl" / "block" / "model" / "frames.asl"
     saves = [  # (file, how the text changes, whether the model digest stays: a comment is no code)
         (frames, lambda t: t.replace("// The sample", "// one more line\n// The sample"), True),  # the constant's line
-        (root / "asl" / "scalar" / "model" / "dispatch" / "top-level.asl",
-         lambda t: t + "\nfunc WritePC(value : bits(64))\nbegin\n    pass;\nend;\n", False),  # the start pc's writer
+        (root / "asl" / "block" / "model" / "schema" / "profile-encoding.asl",
+         lambda t: t.replace("func WriteTPC(", "func SetTPC("), False),  # the start pc's writer (none now)
         (root / "asl" / "scalar" / "agu" / "SWI.asl",
          lambda t: t + "\nfunc InstructionContractMemorySizeBytes_SWI() => integer\nbegin\n    return 8;\nend;\n",
          False),  # an access size the contract declares (4 before; two sizes now: none is known)
