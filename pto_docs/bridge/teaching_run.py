@@ -284,6 +284,8 @@ def _search(unit, found, result) -> tuple[Taught | Untaught, dict[str, dict]]:
         got = used[key] = result(unit.id, key, case)
         if visible(got):
             from .teaching_check import disagreement
+            if any(scenario.assumed):
+                scenario, got = _unassumed(unit, scenario, got, used, result)
             return Taught(scenario, got, tried, disagreement(scenario, got)), used
         if scenario.hint and completed(got):  # a prefetch completed: that it changes nothing is its example
             return Taught(scenario, got, tried), used
@@ -298,6 +300,22 @@ def _search(unit, found, result) -> tuple[Taught | Untaught, dict[str, dict]]:
     if quiet is not None and is_hint(unit):
         return quiet, used  # no effect to show (PRF): the page says so
     return Untaught(unit.id, unit.mnemonic or "", last or "no visible effect"), used
+
+
+# what a run did, beside the state it started from (its "before", which an input it did not read is part of)
+EFFECT = ("status", "result", "exception", "changed", "truncated", "read", "fault", "status_flags")
+
+
+def _unassumed(unit, scenario: Scenario, got: Mapping, used: dict, result) -> tuple[Scenario, Mapping]:
+    """The scenario without its assumed inputs (a restore's ra, as a call leaves it) when its run without them does
+    the very same (FEXIT does not read ra); else as it is (FRET.RA returns through ra: without it, to 0)."""
+    bare = scenario.without_assumed()
+    case = bare.case()
+    key = case_digest(case)
+    other = used[key] = result(unit.id, key, case)
+    if visible(other) and all(other.get(k) == got.get(k) for k in EFFECT):
+        return bare, other
+    return scenario, got
 
 
 class _Unlinkable(Exception):
