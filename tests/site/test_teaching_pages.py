@@ -103,6 +103,9 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
         assert "<code>pc = 0x1000, a0 = 0x410, ra = 0x1000, s0 = 5</code>" in ret and "ReturnAddress" not in ret, lang
         # FRET.RA returns through ra as a call leaves it (ra and the model's _ReturnAddress), not to 0
         assert "<code>pc = 0x1000, a0 = 0x410, a1 = 7, a2 = 5</code>" in FOLDED.sub("", sections["FRET.RA"]), lang
+        # FEXIT does not return: ra is no input of its example (it listed ra = 0x1000)
+        fexit = FOLDED.sub("", sections["FEXIT"])
+        assert "<tr><td><code>ra</code></td>" not in fexit and "ra = " not in fexit, lang
     # a tile store's memory: its eight S32 elements as eight 4-byte values, named in the caption
     tstore = FOLDED.sub("", en["TSTORE"])
     assert len(re.findall(r"<td><code>memory\[0x[0-9a-f]+\]</code>", tstore)) == 8
