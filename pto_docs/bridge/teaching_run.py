@@ -4,6 +4,8 @@ first one with a visible effect.
 A scenario runs as a v2 case (``exec_model.ModelRunner``) under the ``ieee`` profile. It is kept when it ran
 (status ok), raised no fault and changed some architectural state that is not bookkeeping (the program counter,
 cycle counters, trap-context copies: :data:`BOOKKEEPING`), or for a tile operation wrote a destination element.
+A kept scenario with inputs set only in case the instruction reads them (``Scenario.assumed``: a restore's ra) is
+run once more without them, and shown so if that run does the very same (FEXIT reads no ra; FRET.RA does).
 Results are cached by the digest of their inputs: one sealed entry per model (the digest of the model's units,
 the decoders it links and the code that runs them) holding every case's result under the sha256 of its JSON; a
 build in either language, and every later build of the same model, reads them instead of running.
