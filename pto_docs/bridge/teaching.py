@@ -115,6 +115,20 @@ class Scenario:
     # the bytes of one memory access (the form's catalog ``agu.size_bytes``; a frame's slot): the page shows the
     # memory it changed as values of this size (0: unknown, shown byte by byte)
     access: int = 0
+    # inputs set as a caller would leave them that the instruction may not read (a restore's ra and the model's copy
+    # of it, which only a return reads): their setup lines and operand names; the runner shows the scenario without
+    # them when it has the same effect without them (teaching_run)
+    assumed: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+    def without_assumed(self) -> Scenario:
+        """This scenario without its :attr:`assumed` inputs."""
+        lines, names = self.assumed
+        setup = list(self.setup)
+        for line in lines:
+            if line in setup:
+                setup.remove(line)
+        return dataclasses.replace(self, setup=tuple(setup), operands=tuple(o for o in self.operands
+                                                                            if o.name not in names), assumed=((), ()))
 
     def case(self) -> dict:
         case = {"schema": CASE_SCHEMA, "profile": "ieee", "setup": list(self.setup),
@@ -333,9 +347,10 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     fp = _fp_type(syn, fields)
     result = _result_type(syn, fields, fp)
     setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
+    assumed: tuple = ((), ())
     if frame:
         ra_copy = stack.register_mirror(assembler.catalog, SOURCE_CODE["ra"])
-        more_setup, more_operands = _frame_setup(syn, fields, stack_regs, variant, ra_copy)
+        more_setup, more_operands, assumed = _frame_setup(syn, fields, stack_regs, variant, ra_copy)
         setup, operands = more_setup + setup, more_operands + operands
     if mode == ZERO_SOURCE:  # the zero register is an operand too (its 0 is the point of the example)
         operands.insert(0, Operand("zero", "source", "_PEGPRs[0][0]", "0"))
@@ -344,7 +359,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     note = (model_sp.index, SOURCE_CODE["sp"], model_sp.constant, model_sp.path, model_sp.line) if model_sp else ()
     return Scenario(unit.id, unit.mnemonic or "", unit.surface, text, tuple(setup), {"asm": text},
                     operands=tuple(operands), data_type=fp, variant=variant, result_type=result, condition=condition,
-                    stack=note, access=stack.SLOT_BYTES if frame else access_size(form) or declared)
+                    stack=note, access=stack.SLOT_BYTES if frame else access_size(form) or declared,
+                    assumed=assumed)
 
 
 PC_WRITERS = ("WriteTPC(", "WritePC(")  # the model's subprograms that set the program counter (preferred first)
@@ -507,13 +523,15 @@ def _frame_size(syn: Syntax, values: dict, widths: Mapping[str, int], chosen: Ma
 
 
 def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[int],
-                 variant: int, ra_copy: str | None = None) -> tuple[list[str], list[Operand]]:
+                 variant: int, ra_copy: str | None = None) -> tuple[list[str], list[Operand], tuple]:
     """The stack of a frame syntax (``sp!``, see teaching_stack): its stack pointer register(s) at an aligned
     address, its range registers' values, and the memory of its slots. A restore whose slot zero is no return
     target (its range does not begin at ra) finds ra an even return target, and the model's copy of ra
     (``ra_copy``: 0.58.3's ``_ReturnAddress``, which FRET.RA returns through) the same, as a call would leave them;
-    without them FRET.RA returned to 0."""
+    without them FRET.RA returned to 0. FEXIT reads neither: they are its assumed inputs (the third item: their setup
+    lines and operand names, :attr:`Scenario.assumed`), which the runner drops where they change nothing."""
     setup: list[str] = []
+    assumed: tuple = ((), ())
     operands: list[Operand] = []
     for reg in stack_regs:
         setup.append(f"WriteGPR({reg}, {word(stack.STACK_BASE)});")
@@ -522,17 +540,19 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
     ranges = [s for s in slots if s.kind == "range" and s.modifier in fields and s.field in fields]
     frames = [fields[s.field] for s in slots if s.kind == "imm" and not s.in_memory and s.field in fields]
     if len(ranges) != 1 or len(frames) != 1:
-        return setup, operands
+        return setup, operands, assumed
     slot, frame = ranges[0], frames[0]
     regs = stack.range_registers(fields[slot.modifier], fields[slot.field])
     if not regs or not 0 < frame <= stack.MAX_FRAME:  # (a frame size a form's one-of list forces: no memory for it)
-        return setup, operands
+        return setup, operands, assumed
     if str(slot.field).startswith("Dst"):  # a restore: old values in the range, the saved values in the slots
         restores_ra = bool(slot.names) and "ra" in slot.names and regs[:1] == [slot.names["ra"]]
         words = stack.slot_words(len(regs), frame, restores_ra, variant)
         ra = SOURCE_CODE["ra"]
         if not restores_ra and ra_copy:
-            setup += [f"WriteGPR({ra}, {word(stack.RETURN_TARGET)});", f"{ra_copy} = {word(stack.RETURN_TARGET)};"]
+            lines = (f"WriteGPR({ra}, {word(stack.RETURN_TARGET)});", f"{ra_copy} = {word(stack.RETURN_TARGET)};")
+            setup += lines
+            assumed = (lines, ("ra",))
             operands.append(Operand("ra", "source", f"_PEGPRs[0][{ra}]", f"0x{stack.RETURN_TARGET:x}", "address"))
         for i, reg in enumerate(regs):
             target = restores_ra and i == 0
@@ -548,7 +568,7 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
             setup.append(f"WriteGPR({reg}, {word(value)});")
             operands.append(Operand(SOURCE_NAMES[reg], "source", f"_PEGPRs[0][{reg}]", str(value)))
         setup += stack.memory_setup({}, stack.STACK_BASE - frame, stack.STACK_BASE, MEMORY_BYTES)
-    return setup, operands
+    return setup, operands, assumed
 
 
 def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,

@@ -4,6 +4,8 @@ first one with a visible effect.
 A scenario runs as a v2 case (``exec_model.ModelRunner``) under the ``ieee`` profile. It is kept when it ran
 (status ok), raised no fault and changed some architectural state that is not bookkeeping (the program counter,
 cycle counters, trap-context copies: :data:`BOOKKEEPING`), or for a tile operation wrote a destination element.
+A kept scenario with inputs set only in case the instruction reads them (``Scenario.assumed``: a restore's ra) is
+run once more without them, and shown so if that run does the very same (FEXIT reads no ra; FRET.RA does).
 Results are cached by the digest of their inputs: one sealed entry per model (the digest of the model's units,
 the decoders it links and the code that runs them) holding every case's result under the sha256 of its JSON; a
 build in either language, and every later build of the same model, reads them instead of running.
@@ -284,6 +286,8 @@ def _search(unit, found, result) -> tuple[Taught | Untaught, dict[str, dict]]:
         got = used[key] = result(unit.id, key, case)
         if visible(got):
             from .teaching_check import disagreement
+            if any(scenario.assumed):
+                scenario, got = _unassumed(unit, scenario, got, used, result)
             return Taught(scenario, got, tried, disagreement(scenario, got)), used
         if scenario.hint and completed(got):  # a prefetch completed: that it changes nothing is its example
             return Taught(scenario, got, tried), used
@@ -298,6 +302,22 @@ def _search(unit, found, result) -> tuple[Taught | Untaught, dict[str, dict]]:
     if quiet is not None and is_hint(unit):
         return quiet, used  # no effect to show (PRF): the page says so
     return Untaught(unit.id, unit.mnemonic or "", last or "no visible effect"), used
+
+
+# what a run did, beside the state it started from (its "before", which an input it did not read is part of)
+EFFECT = ("status", "result", "exception", "changed", "truncated", "read", "fault", "status_flags")
+
+
+def _unassumed(unit, scenario: Scenario, got: Mapping, used: dict, result) -> tuple[Scenario, Mapping]:
+    """The scenario without its assumed inputs (a restore's ra, as a call leaves it) when its run without them does
+    the very same (FEXIT does not read ra); else as it is (FRET.RA returns through ra: without it, to 0)."""
+    bare = scenario.without_assumed()
+    case = bare.case()
+    key = case_digest(case)
+    other = used[key] = result(unit.id, key, case)
+    if visible(other) and all(other.get(k) == got.get(k) for k in EFFECT):
+        return bare, other
+    return scenario, got
 
 
 class _Unlinkable(Exception):

@@ -13,7 +13,7 @@ from tests.executor.test_exec_v2_catalog import swi_word
 def case(setup: list[str], word: int) -> dict:
     return {"schema": "pto-docs.case.v2", "setup": setup,
             "instruction": {"word": f"0x{word:08x}", "length_bits": 32},
-            "read": [f"ReadMemoryByte({16 + i})" for i in range(12)]}
+            "read": [f"ReadMemoryByte(Zeros{{64}} + {16 + i})" for i in range(12)]}
 
 
 def test_cases_sharing_a_setup_run_as_fresh_ones_with_the_setup_compiled_once(monkeypatch):

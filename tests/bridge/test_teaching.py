@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import struct
 
 import numpy as np
@@ -99,6 +100,46 @@ def test_catalog_examples_run_with_a_visible_effect_and_ieee_values(taught):
             assert got == want or (math.isnan(got) and math.isnan(want)), (r, c, got, want)
     # every instruction without an example says why
     assert all(m.reason for m in missing.values())
+
+
+def _memory_after(result) -> dict[int, int]:
+    """address -> byte after the run, of every memory row the run changed (``_Memory[lo..hi]`` or ``_Memory[i]``)."""
+    out = {}
+    for name, _before, after in result["changed"]:
+        found = re.fullmatch(r"_Memory\[(\d+)(?:\.\.(\d+))?\]", name)
+        if found:
+            low = int(found.group(1))
+            for i, byte in enumerate(after.split()):
+                out[low + i] = int(byte, 16)
+    return out
+
+
+def test_the_catalog_swi_example_stores_its_data_register_at_the_scaled_address(catalog, taught):
+    """SWI on the sample model (its memory addressed as the spec's is): the data register's four low bytes, little
+    endian, at the base register plus the sign-extended simm12 times 4 -- computed here from the scenario's inputs."""
+    done, _missing, _cache = taught
+    found = done["PTO-SCALAR-SWI"]
+    assert teaching_run.visible(found.result) and found.result["fault"] == "Fault_None" and not found.scenario.in_bundle
+    data = int(next(o.value for o in found.scenario.operands if o.kind == "source"), 0)
+    base = int(next(o.value for o in found.scenario.operands if o.kind == "memory"), 0)
+    simm12 = found.result["decoded"]["fields"]["simm12"]
+    simm12 -= (simm12 >> 11 & 1) << 12
+    scale = catalog.units["PTO-SCALAR-SWI"].catalog_records[0]["agu"]["offset_scale"]
+    address = base + (simm12 << scale)
+    assert address % 4 == 0
+    assert _memory_after(found.result) == {address + i: data >> 8 * i & 0xFF for i in range(4)}
+
+
+def test_the_catalog_l_bstop_example_commits_the_bundle_it_runs_in(taught):
+    """L.BSTOP outside a bundle raises Fault_BundleControl (its contract): its example runs in a block body the
+    model's own BeginBundle opened, and commits that bundle."""
+    done, _missing, _cache = taught
+    found = done["PTO-BLOCK-L-BSTOP"]
+    assert found.scenario.in_bundle and found.tried > 0 and found.result["fault"] == "Fault_None"
+    changed = {c[0]: c[1:] for c in found.result["changed"]}
+    assert changed["_BundleActive"] == ["TRUE", "FALSE"]
+    assert changed["_BundlesCommitted"] == ["0", "1"]
+    assert teaching_run.visible(found.result)
 
 
 def test_results_are_cached_by_the_digest_of_their_inputs(catalog, taught, monkeypatch):
@@ -255,7 +296,7 @@ def test_only_a_hint_may_show_an_example_without_effect(catalog):
     hint = SimpleNamespace(surface="scalar", record={"summary": "PRF issues a non-binding prefetch hint."},
                            catalog_records=[])
     assert teaching_run.is_hint(hint)
-    assert not teaching_run.is_hint(catalog.units["PTO-BLOCK-L-BSTOP"])  # completes with no effect: not taught
+    assert not teaching_run.is_hint(catalog.units["PTO-BLOCK-L-BSTOP"])  # a stop: its example must commit a bundle
     assert not teaching_run.is_hint(SimpleNamespace(surface="tile", record=hint.record, catalog_records=[]))
 
 
@@ -463,26 +504,27 @@ def test_an_example_not_placed_otherwise_starts_at_a_pc_a_backward_jump_keeps_an
     from pto_docs.analysis.load import load_catalog
     from pto_docs.isa.assembler import Assembler
     from tests.conftest import REPO
-    unit = catalog.units["PTO-SCALAR-SWI"]
-    assert teaching.pc_writer(catalog) == ""  # (the toy model sets _PC itself only)
-    assert not any("WriteTPC(" in line or "WritePC(" in line for s in teaching.scalar_scenarios(Assembler(catalog), unit)
-                   if not s.in_bundle for line in s.setup)
-    tree = tmp_path / "tree"
-    shutil.copytree(REPO / "catalog", tree)
-    top = tree / "asl/scalar/model/dispatch/top-level.asl"
-    top.write_text(top.read_text("utf-8") + "\nfunc WriteTPC(value: bits(64))\nbegin\n    _PC = value;\nend;\n", "utf-8")
-    placed = load_catalog(tree).catalog
-    assert teaching.pc_writer(placed) == "WriteTPC"
-    found = list(teaching.scalar_scenarios(Assembler(placed), placed.units["PTO-SCALAR-SWI"]))
+    assert teaching.pc_writer(catalog) == "WriteTPC"  # (the sample's block model declares it, as 0.58.3's does)
+    found = list(teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-SCALAR-SWI"]))
     start = f"WriteTPC({teaching.word(teaching.START_PC)});"
     assert all(s.setup[0] == start and start not in s.setup[1:] for s in found if not s.in_bundle)
     bodies = [s for s in found if s.in_bundle]
     assert bodies and all(start not in s.setup and any(line.startswith("WriteTPC(") for line in s.setup) for s in bodies)
     assert teaching.START_PC - 2 * 12 > 0  # (J -12 from there is an address)
-    # a subprogram of that name the scenario cannot call so (two parameters, a result) is not used
-    text = top.read_text("utf-8")
+    # a model without it (a copy of the sample whose subprogram has another name) gets no call to one; nor does one
+    # whose subprogram of that name the scenario cannot call so (two parameters, a result)
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    block = tree / "asl/block/model/schema/profile-encoding.asl"
+    text = block.read_text("utf-8")
+    assert text.count("func WriteTPC(value: bits(64))") == 1
+    block.write_text(text.replace("func WriteTPC(", "func SetTPC("), "utf-8")
+    bare = load_catalog(tree).catalog
+    assert teaching.pc_writer(bare) == ""
+    assert not any("WriteTPC(" in line or "WritePC(" in line for s in teaching.scalar_scenarios(
+        Assembler(bare), bare.units["PTO-SCALAR-SWI"]) if not s.in_bundle for line in s.setup)
     for other in ("func WriteTPC(value: bits(64), ring: integer)", "func WriteTPC(value: bits(64)) => boolean"):
-        top.write_text(text.replace("func WriteTPC(value: bits(64))", other), "utf-8")
+        block.write_text(text.replace("func WriteTPC(value: bits(64))", other), "utf-8")
         assert teaching.pc_writer(load_catalog(tree).catalog) == "", other
 
 

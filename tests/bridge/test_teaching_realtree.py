@@ -270,3 +270,13 @@ def test_image_to_column_example_lists_the_windows_of_its_shown_image(real_taugh
     (out,) = (g for g in view.tiles if g.role == "destination")
     windows = sliding_window_view(image.reshape(3, 3), (2, 2)).reshape(4, 4)
     assert [[int(v.text) for v in row] for row in out.rows] == windows.tolist()
+
+
+def test_a_frame_restore_lists_ra_as_an_input_only_if_it_returns_through_it(real_taught):
+    """FRET.RA returns through ra: its example sets it (and returns there); FEXIT reads no ra: its example does not
+    list it (0.58.3's page said "with ra = 0x1000")."""
+    by_name = {t.scenario.mnemonic: t for t in real_taught[0].values()}
+    fexit, fret = by_name["FEXIT"], by_name["FRET.RA"]
+    assert "ra" not in [o.name for o in fexit.scenario.operands]
+    ra = next(o for o in fret.scenario.operands if o.name == "ra")
+    assert dict((c[0], c[2]) for c in fret.result["changed"])["_PC"] == f"0x{int(ra.value, 16):016x}"

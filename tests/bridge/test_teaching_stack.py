@@ -263,8 +263,8 @@ def test_a_save_of_code_that_composing_reads_composes_again_in_a_serving_process
     frames = root / "asl" / "block" / "model" / "frames.asl"
     saves = [  # (file, how the text changes, whether the model digest stays: a comment is no code)
         (frames, lambda t: t.replace("// The sample", "// one more line\n// The sample"), True),  # the constant's line
-        (root / "asl" / "scalar" / "model" / "dispatch" / "top-level.asl",
-         lambda t: t + "\nfunc WritePC(value : bits(64))\nbegin\n    pass;\nend;\n", False),  # the start pc's writer
+        (root / "asl" / "block" / "model" / "schema" / "profile-encoding.asl",
+         lambda t: t.replace("func WriteTPC(", "func SetTPC("), False),  # the start pc's writer (none now)
         (root / "asl" / "scalar" / "agu" / "SWI.asl",
          lambda t: t + "\nfunc InstructionContractMemorySizeBytes_SWI() => integer\nbegin\n    return 8;\nend;\n",
          False),  # an access size the contract declares (4 before; two sizes now: none is known)
@@ -278,3 +278,40 @@ def test_a_save_of_code_that_composing_reads_composes_again_in_a_serving_process
         assert digest not in seen, path.name
         seen.add(digest)
     assert teaching_stack.model_stack_pointer(load_catalog(root).catalog).line == 4
+
+
+@pytest.mark.parametrize("reads_ra", [True, False], ids=["return", "exit"])
+def test_a_restore_shows_ra_as_an_input_only_when_its_run_reads_it(tmp_path, reads_ra):
+    """ra (and the model's copy), set as a call leaves them for a restore that returns through ra, is an input only of
+    a restore that reads it: FRET.RA returns through it (without it, to 0), FEXIT does not read it (0.58.3's FEXIT
+    example listed ra = 0x1000). The runner runs the scenario without it too and keeps that one if it does the same."""
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.bridge import teaching_run
+    from pto_docs.isa.assembler import Assembler
+    _tree(tmp_path / "tree")
+    (tmp_path / "tree" / "asl" / "block" / "lifecycle" / "FDROP.asl").write_text(_frame_unit(
+        "FDROP", "FDROP [RegDst0 ~ RegDstn], sp!, uimm", "DstBegin", "DstEnd", "0x00005041", RING,
+        "Restores an inclusive range from the slots above the stack pointer."), "utf-8")
+    (tmp_path / "tree" / "asl" / "block" / "model" / "calls.asl").write_text(MIRROR_UNIT, "utf-8")
+    catalog = load_catalog(tmp_path / "tree").catalog
+    unit = catalog.units["PTO-BLOCK-FDROP"]
+    found = teaching.scalar_scenarios(Assembler(catalog), unit)
+    lines, names = found[0].assumed
+    assert names == ("ra",) and len(lines) == 2 and all(line in found[0].setup for line in lines)
+    start, target = teaching.START_PC, teaching_stack.RETURN_TARGET
+    ran = []
+
+    def result(_uid, _key, case):  # a model of the restore: it loads a register; a return goes to ra's copy
+        has_ra = all(line in case["setup"] for line in lines)
+        ran.append(has_ra)
+        after = (target if has_ra else 0) if reads_ra else start + 4
+        return {"status": "ok", "fault": "Fault_None", "result": "ExecutionStatus_Retired", "exception": "",
+                "decoded": {"word": "0x00005041"}, "read": {}, "truncated": False, "status_flags": {},
+                "before": [["_PEGPRs[0][10]", f"0x{target if has_ra else 0:016x}"]],
+                "changed": [["_PEGPRs[0][3]", "0x63", "0x7"], ["_PC", f"0x{start:016x}", f"0x{after:016x}"]]}
+    taught, used = teaching_run._search(unit, found, result)
+    assert ran == [True, False] and len(used) == 2  # (one run more, without ra)
+    shown = [o.name for o in taught.scenario.operands]
+    assert ("ra" in shown) == reads_ra and all((line in taught.scenario.setup) == reads_ra for line in lines)
+    assert taught.result["changed"][-1][2] == f"0x{(target if reads_ra else start + 4):016x}"
+    assert taught.scenario.case() == (found[0] if reads_ra else found[0].without_assumed()).case()

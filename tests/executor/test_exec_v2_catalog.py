@@ -42,11 +42,11 @@ def test_an_swi_word_stores_its_source_at_the_scaled_address(tmp_path):
     case = {"schema": "pto-docs.case.v2",
             "setup": ["WriteGPR(5, Zeros{64} + 0x11223344);", "WriteGPR(6, Zeros{64} + 16);"],
             "instruction": {"word": f"0x{word:08x}", "length_bits": 32},
-            "read": [f"ReadMemoryByte({16 + 8 + i})" for i in range(4)]}
+            "read": [f"ReadMemoryByte(Zeros{{64}} + {16 + 8 + i})" for i in range(4)]}
     code, result, err = run(tmp_path, case)
     assert code == 0, err
     assert result["decoded"]["mnemonic"] == "SWI" and result["decoded"]["fields"] == {"SrcL": 5, "SrcR": 6, "simm12": 2}
-    assert [int(result["read"][f"ReadMemoryByte({24 + i})"], 16) for i in range(4)] == [0x44, 0x33, 0x22, 0x11]
+    assert [int(result["read"][f"ReadMemoryByte(Zeros{{64}} + {24 + i})"], 16) for i in range(4)] == [0x44, 0x33, 0x22, 0x11]
     changed = {c[0]: c[1:] for c in result["changed"]}
     assert changed["_Memory[24..27]"] == ["0x00 0x00 0x00 0x00", "0x44 0x33 0x22 0x11"]
     assert result["fault"] == "Fault_None" and len(result["digest"]) == 64
@@ -89,7 +89,7 @@ def test_bundle_text_runs_each_instruction_in_order_and_reports_the_whole_bundle
     # a0..a7 are selectors 2..9, so a3 = 5, a4 = 6; SWI scales simm12 by its 4-byte access: [16 + 2*4]
     setup = ["WriteGPR(5, Zeros{64} + 0x11223344);", "WriteGPR(6, Zeros{64} + 16);"]
     code, result, err = run(tmp_path, bundle_case("BSTART.VEC TADD, FP16; swi a3, [a4, 2]; L.BSTOP", setup,
-                                                   ["ReadMemoryByte(24)"]))
+                                                   ["ReadMemoryByte(Zeros{64} + 24)"]))
     assert code == 0, err
     rows = result["bundle"]
     assert [r["mnemonic"] for r in rows] == ["BSTART.TEPL", "SWI", "L.BSTOP"] and all(r["executed"] for r in rows)
@@ -105,7 +105,7 @@ def test_bundle_text_runs_each_instruction_in_order_and_reports_the_whole_bundle
     assert changed["_PC"][1] == f"0x{4 + 4 + 8:016x}"  # every retired instruction advances the PC by its length
     after = {a[0]: a[1:] for a in result["after"]}
     assert after["_Memory[24..27]"] == ["0x44 0x33 0x22 0x11", True] and after["_GPR[5..6]"][1] is False
-    assert result["fault_at"] is None and result["fault"] == "Fault_None" and result["read"]["ReadMemoryByte(24)"] == "0x44"
+    assert result["fault_at"] is None and result["fault"] == "Fault_None" and result["read"]["ReadMemoryByte(Zeros{64} + 24)"] == "0x44"
     assert len(result["digest"]) == 64
 
 

@@ -42,6 +42,30 @@ def test_catalog_pages_show_their_executed_example(built_site):
         assert re.search(r'<td class="pto-cell pto-cell--valid" title="0x[0-9a-f]{8}">1\.5</td>', sections["TSQRT"])
 
 
+OPERAND = re.compile(r'<tr><td><code>([a-z0-9]+)</code></td><td>[^<]*</td><td><code title="(0x[0-9a-f]+)">')
+CHANGED = re.compile(r'<tr><td><code>([^<]+)</code></td><td><code title="([^"]*)">[^<]*</code></td>'
+                     r'<td class="pto-changed"><code title="([^"]*)">')
+
+
+def test_catalog_swi_and_l_bstop_pages_show_their_executed_example(built_site):
+    """The two catalog instructions that had none (SWI: the setup's memory did not fit the sample's model; L.BSTOP:
+    it retired with no effect outside a bundle) show pto-docs' executed example in both languages: SWI stores the
+    data register's four bytes at base + simm * 4 (computed from the page's own operands), L.BSTOP commits."""
+    for lang in ("", "zh-CN"):
+        sections = _sections(built_site, lang)
+        assert {"SWI", "L.BSTOP"} <= set(sections), lang
+        swi = sections["SWI"]
+        data, base, simm = re.search(r"<code>swi ([a-z0-9]+), \[([a-z0-9]+), (-?\d+)\]</code>", swi).groups()
+        values = dict(OPERAND.findall(swi))
+        address = int(values[base], 16) + 4 * int(simm)
+        changed = {where: (before, after) for where, before, after in CHANGED.findall(swi)}
+        stored = int(values[data], 16) & 0xFFFFFFFF
+        assert changed[f"memory[0x{address:x}]"][1] == f"0x{stored:08x} ({' '.join(f'{stored >> 8 * i & 0xFF:02x}' for i in range(4))})"
+        stop = {where: (before, after) for where, before, after in CHANGED.findall(sections["L.BSTOP"])}
+        assert stop["BundlesCommitted"] == ("0", "1") and stop["BundleActive"] == ("TRUE", "FALSE")
+        _check_shown_state({"SWI": swi, "L.BSTOP": sections["L.BSTOP"]})
+
+
 @pytest.mark.realtree
 def test_real_tree_pages_show_their_executed_example(real_site, real_load):
     from tests.bridge.test_teaching_realtree import KNOWN_MISSING
@@ -79,6 +103,9 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
         assert "<code>pc = 0x1000, a0 = 0x410, ra = 0x1000, s0 = 5</code>" in ret and "ReturnAddress" not in ret, lang
         # FRET.RA returns through ra as a call leaves it (ra and the model's _ReturnAddress), not to 0
         assert "<code>pc = 0x1000, a0 = 0x410, a1 = 7, a2 = 5</code>" in FOLDED.sub("", sections["FRET.RA"]), lang
+        # FEXIT does not return: ra is no input of its example (it listed ra = 0x1000)
+        fexit = FOLDED.sub("", sections["FEXIT"])
+        assert "<tr><td><code>ra</code></td>" not in fexit and "ra = " not in fexit, lang
     # a tile store's memory: its eight S32 elements as eight 4-byte values, named in the caption
     tstore = FOLDED.sub("", en["TSTORE"])
     assert len(re.findall(r"<td><code>memory\[0x[0-9a-f]+\]</code>", tstore)) == 8

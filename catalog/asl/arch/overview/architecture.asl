@@ -24,6 +24,7 @@ end;
 type Fault of enumeration {
     Fault_None,
     Fault_IllegalInstruction,
+    Fault_BundleControl,
     Fault_DataAlignment,
     Fault_DataPage,
     Fault_TileLegality,

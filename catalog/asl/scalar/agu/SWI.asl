@@ -83,7 +83,7 @@ begin
         return ExecutionStatus_Faulted;
     end;
     for i = 0 to 3 looplimit 4 do
-        WriteMemoryByte(UInt(address) + i, data[8*i+7:8*i]);
+        WriteMemoryByte(address + i, data[8*i+7:8*i]);
     end;
     return ExecutionStatus_Retired;
 end;

@@ -80,12 +80,21 @@ end;
 
 // Bundle state. A BSTART installs a descriptor (the bundle is active, its
 // BARG names the bundle kind, the Tile operation and its DataType); a stop
-// or the next BSTART commits it. _BundlesCommitted counts commits.
+// or the next BSTART commits it. _BundlesCommitted counts commits;
+// _BundleBodyActive says the active bundle's body has been entered.
 var _BundleActive: boolean;
+var _BundleBodyActive: boolean;
 var _BundleKind: BundleKind;
 var _BundleTileOperation: TileOperation;
 var _BundleDataType: TileDataType;
 var _BundlesCommitted: integer;
+
+// How a bundle continues after its stop. The sample models no branch
+// targets: every bundle continues at the instruction after its stop.
+type BundleTransfer of enumeration {
+    BundleTransfer_Fallthrough,
+    BundleTransfer_Conditional
+};
 
 // B.DATR state of the open bundle. Without B.DATR the PadValue is Null.
 type BundleDataAttributes of record {
@@ -123,6 +132,7 @@ func ResetBundleState()
 begin
     var attributes: BundleDataAttributes;
     _BundleActive = FALSE;
+    _BundleBodyActive = FALSE;
     _BundleKind = BundleKind_Standard;
     _BundleTileOperation = TileOperation_TADD;
     _BundleDataType = TileDataType_FP64;
@@ -148,6 +158,7 @@ begin
         _BundlesCommitted = _BundlesCommitted + 1;
     end;
     _BundleActive = FALSE;
+    _BundleBodyActive = FALSE;
     _BundleKind = BundleKind_Standard;
     _BundleTileOperation = TileOperation_TADD;
     _BundleDataType = TileDataType_FP64;
@@ -179,10 +190,50 @@ begin
 end;
 
 // Every bundle stop commits the active bundle and clears header state.
+// Without an active bundle there is nothing to stop: Fault_BundleControl.
 func ExecuteBundleStop() => ExecutionStatus
 begin
+    if !_BundleActive then
+        _LastFault = Fault_BundleControl;
+        return ExecutionStatus_Faulted;
+    end;
     CommitActiveBundle();
     return ExecutionStatus_Retired;
+end;
+
+// Set the PC of the instruction about to execute (the TPC).
+func WriteTPC(value: bits(64))
+begin
+    _PC = value;
+end;
+
+// The sample has one access-control ring, ring 0, which every instruction
+// runs in: selecting it changes nothing.
+func SetCurrentACR(ring: integer {0})
+begin
+    pass;
+end;
+
+// Open a bundle of the given kind as its header would, committing the
+// active one first. The sample keeps no continuation: transfer, target,
+// sequential and return_target are accepted for the header's shape, and
+// taken is ignored (every stop continues at the next instruction).
+func BeginBundle(kind: BundleKind, transfer: BundleTransfer, target: bits(64),
+    sequential: bits(64), return_target: bits(64), taken: boolean)
+begin
+    CommitActiveBundle();
+    _BundleActive = TRUE;
+    _BundleKind = kind;
+end;
+
+// Enter the body of the active bundle; without one, Fault_BundleControl.
+func EnterBundleBody()
+begin
+    if !_BundleActive then
+        _LastFault = Fault_BundleControl;
+    else
+        _BundleBodyActive = TRUE;
+    end;
 end;
 
 // Execute one command instruction of length_bits bits, low word in bits

@@ -31,11 +31,13 @@ type AddressUpdateMode of enumeration {
 
 // Scalar state of the sample: the 32 Reg5 sources (code 0 reads zero,
 // 24..27 and 28..31 the T#1..T#4 and U#1..U#4 heads, which reads do not
-// consume), a 64-byte little-endian data memory and the PC.
-constant PTO_SCALAR_MEMORY_BYTES = 64;
+// consume), a 1 KiB little-endian data memory and the PC. Memory is
+// addressed by PTO_XLEN-bit addresses; bytes 0x000..0x3ff exist and every
+// other address is unmapped.
+constant PTO_SCALAR_MEMORY_BYTES = 1024;
 
 var _GPR: array [[32]] of bits(64);
-var _Memory: array [[64]] of bits(8);
+var _Memory: array [[PTO_SCALAR_MEMORY_BYTES]] of bits(8);
 var _PC: bits(64);
 
 func ResetScalarState()
@@ -43,7 +45,7 @@ begin
     for index = 0 to 31 looplimit 32 do
         _GPR[[index]] = Zeros{64};
     end;
-    for index = 0 to PTO_SCALAR_MEMORY_BYTES - 1 looplimit 64 do
+    for index = 0 to PTO_SCALAR_MEMORY_BYTES - 1 looplimit 1024 do
         _Memory[[index]] = Zeros{8};
     end;
     _PC = Zeros{64};
@@ -63,14 +65,24 @@ begin
     end;
 end;
 
-readonly func ReadMemoryByte(address: integer) => bits(8)
+// Whether address names a byte of the data memory.
+pure func MemoryByteMapped(address: bits(64)) => boolean
 begin
-    return _Memory[[address]];
+    return UInt(address) < PTO_SCALAR_MEMORY_BYTES;
 end;
 
-func WriteMemoryByte(address: integer, value: bits(8))
+// A byte access outside the data memory is a model error: the
+// instructions check MemoryAccessMapped first and fault instead.
+readonly func ReadMemoryByte(address: bits(64)) => bits(8)
 begin
-    _Memory[[address]] = value;
+    assert MemoryByteMapped(address);
+    return _Memory[[UInt(address) as integer {0..PTO_SCALAR_MEMORY_BYTES-1}]];
+end;
+
+func WriteMemoryByte(address: bits(64), value: bits(8))
+begin
+    assert MemoryByteMapped(address);
+    _Memory[[UInt(address) as integer {0..PTO_SCALAR_MEMORY_BYTES-1}]] = value;
 end;
 
 // An access of size bytes at address lies wholly inside the data memory.

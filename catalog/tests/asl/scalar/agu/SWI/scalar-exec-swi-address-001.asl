@@ -15,11 +15,11 @@ begin
     WriteGPR(6, Zeros{64} + 0x20);
     let word = '00000100011000101010000001011001';
     assert ExecuteScalarInstruction(Zeros{16} :: word, 32) == ExecutionStatus_Retired;
-    assert ReadMemoryByte(0x28) == '10001000';
-    assert ReadMemoryByte(0x29) == '01110111';
-    assert ReadMemoryByte(0x2a) == '01100110';
-    assert ReadMemoryByte(0x2b) == '01010101';
-    assert ReadMemoryByte(0x2c) == Zeros{8};
+    assert ReadMemoryByte(Zeros{64} + 0x28) == '10001000';
+    assert ReadMemoryByte(Zeros{64} + 0x29) == '01110111';
+    assert ReadMemoryByte(Zeros{64} + 0x2a) == '01100110';
+    assert ReadMemoryByte(Zeros{64} + 0x2b) == '01010101';
+    assert ReadMemoryByte(Zeros{64} + 0x2c) == Zeros{8};
     assert _PC == Zeros{64} + 4;
     assert LastFault() == Fault_None;
     return 0;

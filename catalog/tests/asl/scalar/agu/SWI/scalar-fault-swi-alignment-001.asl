@@ -12,8 +12,8 @@ begin
     let word = '00000010011000101010000001011001';
     assert ExecuteScalarInstruction(Zeros{16} :: word, 32) == ExecutionStatus_Faulted;
     assert LastFault() == Fault_DataAlignment;
-    for address = 0 to PTO_SCALAR_MEMORY_BYTES - 1 looplimit 64 do
-        assert ReadMemoryByte(address) == Zeros{8};
+    for address = 0 to PTO_SCALAR_MEMORY_BYTES - 1 looplimit 1024 do
+        assert ReadMemoryByte(Zeros{64} + address) == Zeros{8};
     end;
     assert _PC == Zeros{64};
     return 0;
