@@ -256,6 +256,7 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Sce
 def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
     out: list[Scenario] = []  # (as composed: the block-body retries put them where their prelude's block is)
     declared, from_pc = contract_facts(unit)  # (declared: for a form whose record gives no size)
+    roles = address_roles(unit)  # (once per unit: every value set of every syntax reads them)
     start = pc_writer(assembler.catalog)
     start = (f"{start}({word(START_PC)});",) if start else ()
 
@@ -272,12 +273,12 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
                 continue
             made: list[Scenario] = []
             for variant in range(variants):
-                found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared)
+                found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared, roles=roles)
                 if found is not None:
                     made.append(found := _pc_result(found) if from_pc else found)
                     yield placed(found)
             for n, mode in enumerate((ZERO_IMMEDIATES, ZERO_SOURCE)):
-                fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared)
+                fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared, roles)
                 if fallback is not None and fallback.asm not in {m.asm for m in made}:
                     made.append(dataclasses.replace(_pc_result(fallback) if from_pc else fallback, variant=variants + n))
                     yield placed(made[-1])
@@ -291,7 +292,8 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
 
 
 def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int,
-             mode: str = "", shape: tuple[dict, dict] | None = None, declared: int = 0) -> Scenario | None:
+             mode: str = "", shape: tuple[dict, dict] | None = None, declared: int = 0,
+             roles: Mapping[str, str] | None = None) -> Scenario | None:
     widths, steps = shape or (_widths(form), _steps(form))
     values: dict[str, int] = dict.fromkeys(widths, 0)
     chosen: dict[str, list] = {}  # the values a one-of constraint allows a field (ACRE's rra_type: 0 or 1)
@@ -344,7 +346,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     fields = dict(done.fields)
     fp = _fp_type(syn, fields)
     result = _result_type(syn, fields, fp)
-    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result, address_roles(unit))
+    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result,
+                                    address_roles(unit) if roles is None else roles)
     if frame:
         ra_copy = stack.register_mirror(assembler.catalog, SOURCE_CODE["ra"])
         more_setup, more_operands = _frame_setup(syn, fields, stack_regs, variant, ra_copy)
