@@ -46,6 +46,18 @@ MEMORY_BYTES = tuple((0x11 * (i % 15 + 1) + i // 15) & 0xFF for i in range(32)) 
 # the memory of the other value sets: positive 0x7856341278563412 words, then a small 2 (an atomic min/max that
 # keeps memory's value with the first still shows an effect with one of these)
 MEMORY_BY_VARIANT = (MEMORY_BYTES, (0x12, 0x34, 0x56, 0x78) * 8, (0x02,) + (0,) * 31)
+# a register whose contract role says it holds a byte address (DMA's SrcR "destination byte-address source",
+# MCOPY's RegSrc1 "absolute GPR containing source byte address") points at a region of its own, aligned and apart
+# from the memory operands' 0x200 and the frames' stack below 0x400: a source at 0x300 holding 64 recognisable bytes
+# (DMA copies 64), a destination at 0x600 holding the model's reset zeros, so what it writes there shows
+ADDRESS_REGIONS = {"source": 0x300, "destination": 0x600}
+ADDRESS_SPAN = 64
+# (0x11, 0x22 ... 0xff, 0x12, 0x23 ...: no byte zero, so every byte copied to the destination's zeros shows; MEMORY_BYTES'
+# 30th, 0xff + 1, wraps to 0x00: here 0xf1, and so on)
+ADDRESS_BYTES = (tuple(b if (b := 0x11 * (i % 15 + 1) + i // 15) <= 0xFF else 0xF0 | i // 15 for i in range(ADDRESS_SPAN)),
+                 (0x12, 0x34, 0x56, 0x78) * (ADDRESS_SPAN // 4), (0x02,) + (0,) * (ADDRESS_SPAN - 1))
+BYTE_ADDRESS_ROLE = re.compile(r"\bbyte[- ]address\b", re.IGNORECASE)
+DESTINATION_ROLE = re.compile(r"\bdestination\b", re.IGNORECASE)
 # the blocks an instruction that only runs inside one is run in (as the AVS tests set them up): a standard block's
 # body, a conditional block's body (SETC.*), a system block's body, and a block header (B.* descriptors)
 
@@ -258,6 +270,7 @@ def scalar_scenarios(assembler: Assembler, unit: Unit, variants: int = 3) -> Sce
 def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterator[Scenario]:
     out: list[Scenario] = []  # (as composed: the block-body retries put them where their prelude's block is)
     declared, from_pc = contract_facts(unit)  # (declared: for a form whose record gives no size)
+    roles = address_roles(unit)  # (once per unit: every value set of every syntax reads them)
     start = pc_writer(assembler.catalog)
     start = (f"{start}({word(START_PC)});",) if start else ()
 
@@ -274,12 +287,12 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
                 continue
             made: list[Scenario] = []
             for variant in range(variants):
-                found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared)
+                found = _compose(assembler, unit, form, syn, variant, shape=shape, declared=declared, roles=roles)
                 if found is not None:
                     made.append(found := _pc_result(found) if from_pc else found)
                     yield placed(found)
             for n, mode in enumerate((ZERO_IMMEDIATES, ZERO_SOURCE)):
-                fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared)
+                fallback = _compose(assembler, unit, form, syn, 0, mode, shape, declared, roles)
                 if fallback is not None and fallback.asm not in {m.asm for m in made}:
                     made.append(dataclasses.replace(_pc_result(fallback) if from_pc else fallback, variant=variants + n))
                     yield placed(made[-1])
@@ -293,7 +306,8 @@ def _scalar_scenarios(assembler: Assembler, unit: Unit, variants: int) -> Iterat
 
 
 def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, variant: int,
-             mode: str = "", shape: tuple[dict, dict] | None = None, declared: int = 0) -> Scenario | None:
+             mode: str = "", shape: tuple[dict, dict] | None = None, declared: int = 0,
+             roles: Mapping[str, str] | None = None) -> Scenario | None:
     widths, steps = shape or (_widths(form), _steps(form))
     values: dict[str, int] = dict.fromkeys(widths, 0)
     chosen: dict[str, list] = {}  # the values a one-of constraint allows a field (ACRE's rra_type: 0 or 1)
@@ -346,7 +360,8 @@ def _compose(assembler: Assembler, unit: Unit, form: Mapping, syn: Syntax, varia
     fields = dict(done.fields)
     fp = _fp_type(syn, fields)
     result = _result_type(syn, fields, fp)
-    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result)
+    setup, operands = _register_setup(syn, fields, fp, variant, memory_regs, result,
+                                      address_roles(unit) if roles is None else roles)
     assumed: tuple = ((), ())
     if frame:
         ra_copy = stack.register_mirror(assembler.catalog, SOURCE_CODE["ra"])
@@ -571,8 +586,35 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
     return setup, operands, assumed
 
 
+def address_roles(unit: Unit) -> dict[str, str]:
+    """The fields whose register the instruction's contract says holds a byte address (an operand's ``role``
+    naming a "byte address" or "byte-address"), each 'destination' where the role says so, else 'source'."""
+    out: dict[str, str] = {}
+    found = unit.contract.get("operands") if isinstance(unit.contract, Mapping) else None
+    for operand in found if isinstance(found, Sequence) and not isinstance(found, str) else ():
+        if not isinstance(operand, Mapping):
+            continue
+        name, role = operand.get("field"), operand.get("role")
+        if isinstance(name, str) and isinstance(role, str) and BYTE_ADDRESS_ROLE.search(role):
+            out[name] = "destination" if DESTINATION_ROLE.search(role) else "source"
+    return out
+
+
+def _address_setup(reg: int, role: str, variant: int, setup: list[str], operands: list[Operand]) -> None:
+    """A byte-address register (:data:`ADDRESS_REGIONS`): its region's address; a source's recognisable bytes."""
+    at = ADDRESS_REGIONS[role]
+    setup.append(f"WriteGPR({reg}, {word(at)});")
+    operands.append(Operand(SOURCE_NAMES[reg], f"{role}_address", f"_PEGPRs[0][{reg}]", f"0x{at:x}"))
+    if role == "source":
+        setup += [f"WriteMemoryByte({word(at + i)}, Zeros{{8}} + 0x{b:02x});"
+                  for i, b in enumerate(ADDRESS_BYTES[variant % len(ADDRESS_BYTES)])]
+
+
 def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: int,
-                    memory_regs: dict[int, str], result: str = "") -> tuple[list[str], list[Operand]]:
+                    memory_regs: dict[int, str], result: str = "",
+                    addresses: Mapping[str, str] | None = None) -> tuple[list[str], list[Operand]]:
+    """``addresses``: the fields that hold a byte address (:func:`address_roles`), as source or destination."""
+    addresses = addresses or {}
     setup: list[str] = []
     operands: list[Operand] = []
     ints = INT_VALUES[variant % len(INT_VALUES)]
@@ -597,6 +639,9 @@ def _register_setup(syn: Syntax, fields: Mapping[str, int], fp: str, variant: in
             if reg == 0 or reg >= 24:
                 continue
             location = f"_PEGPRs[0][{reg}]"
+            if slot.field in addresses:
+                _address_setup(reg, addresses[slot.field], variant, setup, operands)
+                continue
             if memory_regs.get(reg) == "index":
                 index = (8, 1)[variant % 2]  # (with no shift: an aligned offset for every access size)
                 setup.append(f"WriteGPR({reg}, {word(index)});")

@@ -106,11 +106,7 @@ def memory_words(memory: Mapping[int, tuple], size: int, before_rows, dtype: str
     """The changed bytes as little-endian values of the access ``size`` at aligned addresses (``memory[0x3f0]`` = 0x5,
     an 8-byte slot; hex unless ``dtype``, the example's data type of that size, types them), a byte the run did not change read from the state before it (the setup's bytes, else the
     model's reset value, 0); the hover title is the value's hex and its bytes in memory order."""
-    known: dict[int, str] = {}
-    for name, values in before_rows:
-        m = MEMORY.match(str(name))
-        if m:
-            known.update({int(m.group(1)) + i: v for i, v in enumerate(str(values).split())})
+    known = _known_bytes(before_rows)
     out = []
     for base in sorted({address - address % size for address in memory}):
         olds, news = [], []
@@ -121,6 +117,52 @@ def memory_words(memory: Mapping[int, tuple], size: int, before_rows, dtype: str
             news.append(_byte(a if a is not None else old))
         out.append(Change(f"memory[0x{base:x}]", _word(olds, dtype), _word(news, dtype)))
     return out
+
+
+def _known_bytes(before_rows) -> dict[int, str]:
+    """Address -> the byte the state before the run held there, as the model prints it (its memory rows)."""
+    known: dict[int, str] = {}
+    for name, values in before_rows:
+        m = MEMORY.match(str(name))
+        if m:
+            known.update({int(m.group(1)) + i: v for i, v in enumerate(str(values).split())})
+    return known
+
+
+RUN_BYTES = 8  # the most changed bytes one row of a run shows (a row never crosses a multiple of it)
+
+
+def memory_runs(memory: Mapping[int, tuple], before_rows) -> list[Change]:
+    """Changed bytes that are no typed access (DMA's 64-byte copy, a block memory command) as rows of contiguous
+    changed bytes, up to :data:`RUN_BYTES` a row and each within one aligned block of that many:
+    ``memory[0x600..0x607]``, before and after as the bytes in memory order (``00 00 ...``, ``11 22 ...``); a lone
+    byte as one (``memory[0x7]`` 0x11). A byte the run did not change is no changed byte: it ends the row (the run is
+    split there, and the unchanged byte is not shown). The hover title is each byte's address and value."""
+    known = _known_bytes(before_rows)
+    rows: list[list[int]] = []
+    for address in sorted(memory):
+        if rows and address == rows[-1][-1] + 1 and address % RUN_BYTES:
+            rows[-1].append(address)
+        else:
+            rows.append([address])
+    out = []
+    for row in rows:
+        olds, news = [], []
+        for address in row:
+            old = known.get(address, "0x00")
+            b, a = memory[address]
+            olds.append(_byte(b if b is not None else old))
+            news.append(_byte(a if a is not None else old))
+        if len(row) == 1:
+            out.append(Change(f"memory[0x{row[0]:x}]", typed(hex(olds[0]), "", 8), typed(hex(news[0]), "", 8)))
+        else:
+            out.append(Change(f"memory[0x{row[0]:x}..0x{row[-1]:x}]", _bytes(row, olds), _bytes(row, news)))
+    return out
+
+
+def _bytes(addresses: list[int], data: list[int]) -> Value:
+    return Value(" ".join(f"{b:02x}" for b in data),
+                 " ".join(f"0x{a:x}=0x{b:02x}" for a, b in zip(addresses, data, strict=True)))
 
 
 def _byte(text: str) -> int:

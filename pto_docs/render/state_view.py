@@ -27,6 +27,7 @@ from .state_values import (
     _split,
     address_name,
     is_mirror,
+    memory_runs,
     memory_words,
     model_change,
     register_values,
@@ -37,6 +38,9 @@ __all__ = ["Change", "Value", "shown_change", "teaching_view", "teaching_views",
 
 TILE = re.compile(r"^_Tiles\[(\d+)\]\.")
 WRAP = 16  # cells a line of a wider tile's row
+# the operand kinds whose register holds an address (hex): a frame's stack pointer, a byte-address operand
+# (teaching.address_roles)
+ADDRESS_KINDS = ("stack", "source_address", "destination_address")
 
 
 @dataclass(frozen=True)
@@ -87,8 +91,8 @@ def teaching_view(taught) -> TeachingView:
     s, result = taught.scenario, taught.result
     # each register typed as its operand is (a source of an FP32 example, an FP or integer destination)
     # (a stack pointer is an address: hex)
-    regs_fp = {o.name: "address" if o.kind == "stack" else o.data_type for o in s.operands
-               if o.kind in ("source", "destination", "stack")}
+    regs_fp = {o.name: "address" if o.kind in ADDRESS_KINDS else o.data_type for o in s.operands
+               if o.kind in ("source", "destination") + ADDRESS_KINDS}
     fp = s.data_type if s.surface != "tile" else ""
     known: set[str] = set()  # the changes of state a reader knows by name (registers, pc, memory)
     folded: list[tuple[str, str, str]] = []
@@ -100,7 +104,8 @@ def teaching_view(taught) -> TeachingView:
     changes: list = []  # (a model variable's row is a ModelRow until every row is known)
     for name, before, after in rows:
         parts = _split(str(name), before, after)
-        if parts and MEMORY.match(str(name)) and getattr(s, "access", 0) > 1:  # (shown where the first was)
+        # (memory shown where the first changed byte was: values of a typed access's size, else runs of bytes)
+        if parts and MEMORY.match(str(name)) and getattr(s, "access", 0) != 1:
             at = len(changes) if not memory else at
             first = int(MEMORY.match(str(name)).group(1))
             memory.update({first + i: (b, a) for i, (_n, b, a, _w) in enumerate(parts)})
@@ -130,7 +135,8 @@ def teaching_view(taught) -> TeachingView:
     if memory:
         # (typed by the example's data type where it has the access size: an FP32 or S32 tile store's elements)
         dtype = s.data_type if re.fullmatch(r"[A-Z]+\d+", s.data_type) and _width(s.data_type) == 8 * s.access else ""
-        words = memory_words(memory, s.access, result.get("before") or (), dtype)
+        words = memory_words(memory, s.access, result.get("before") or (), dtype) if getattr(s, "access", 0) > 1 \
+            else memory_runs(memory, result.get("before") or ())
         changes[at:at] = words
         known.update(c.name for c in words)
     operands = tuple(OperandRow(o.name, o.kind, _operand_value(o, fp), o.data_type) for o in s.operands

@@ -546,3 +546,79 @@ def test_a_register_result_the_contract_computes_from_the_tpc_is_an_address():
               "changed": [["_PEGPRs[0][6]", "0x0000000000000063", "0x0000000000004000"]]}
     assert [c.after.text for c in teaching_view(Taught(add, result, 0)).changes] == ["16384"]
     assert [c.after.text for c in teaching_view(Taught(teaching._pc_result(add), result, 0)).changes] == ["0x4000"]
+
+
+def _roles_tree(tmp_path, roles):
+    """A copy of the catalog tree whose SWI contract gives its operands the ``roles`` (field -> role text)."""
+    import json
+    import shutil
+
+    from pto_docs.analysis.load import load_catalog
+    from tests.conftest import REPO
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "catalog", tree)
+    path = tree / "asl/scalar/agu/SWI.asl"
+    head, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    meta = json.loads(head.split(":", 1)[1])
+    meta["contract"]["operands"] = roles(meta["contract"]["operands"]) if callable(roles) else roles
+    path.write_text(f"// PTO-INSTRUCTION: {json.dumps(meta)}\n{rest}", encoding="utf-8")
+    return load_catalog(tree).catalog
+
+
+def _written(setup) -> dict[int, int]:
+    """Address -> the byte a scenario's setup writes there."""
+    out = {}
+    for line in setup:
+        if line.startswith("WriteMemoryByte("):
+            where, value = line[len("WriteMemoryByte(Zeros{PTO_XLEN} + "):].rstrip(");").split(", Zeros{8} + ")
+            out[int(where, 16)] = int(value, 16)
+    return out
+
+
+def test_a_register_whose_contract_role_is_a_byte_address_points_at_an_aligned_region_of_its_own(tmp_path):
+    """An operand whose contract role names a byte address (DMA's "destination byte-address source", MCOPY's
+    "absolute GPR containing source byte address") holds an aligned address of its own, not a small value: a
+    source's region holds recognisable bytes (none zero), a destination's the model's reset zeros, so a copy shows;
+    the operand table says address. Other roles keep what they had (SWI's base at 0x200 and its bytes)."""
+    from pto_docs.isa.assembler import Assembler
+
+    def as_addresses(operands):
+        out = [dict(o) for o in operands]
+        for o in out:
+            if o["field"] == "SrcL":
+                o["role"] = "Reg5 source byte address of the data"
+            elif o["field"] == "SrcR":
+                o["role"] = "absolute GPR containing destination byte-address"
+        return out
+    catalog = _roles_tree(tmp_path / "a", as_addresses)
+    unit = catalog.units["PTO-SCALAR-SWI"]
+    s = teaching.scalar_scenarios(Assembler(catalog), unit)[0]
+    kinds = {o.kind: o for o in s.operands}
+    assert set(kinds) >= {"source_address", "destination_address"} and "memory" not in kinds and "source" not in kinds
+    assert teaching.address_roles(unit) == {"SrcL": "source", "SrcR": "destination"}
+    source, dest = int(kinds["source_address"].value, 16), int(kinds["destination_address"].value, 16)
+    written = _written(s.setup)
+    assert len({source, dest, teaching.MEMORY_BASE}) == 3 and source % 64 == 0 and dest % 64 == 0
+    for o, at in ((kinds["source_address"], source), (kinds["destination_address"], dest)):
+        reg = int(o.location.rsplit("[", 1)[1].rstrip("]"))
+        assert f"WriteGPR({reg}, Zeros{{PTO_XLEN}} + 0x{at:x});" in s.setup
+    assert sorted(written) == list(range(source, source + 64)) and 0 not in written.values()  # nothing at 0x200
+    assert len(set(written.values())) > 8  # recognisable: not one repeated value
+    # (the catalog's toy model does not run SWI's setup: test_teaching_realtree runs DMA, MCOPY and MSET)
+    # the labels of the new kinds exist in both languages
+    from pto_docs.i18n import labels
+    for locale in ("en", "zh-CN"):
+        for kind in ("source_address", "destination_address"):
+            assert labels(locale).t(f"teaching.kinds.{kind}") != f"teaching.kinds.{kind}"
+    # the catalog's own roles ("Reg5 source of the base address"): no byte address, the base at 0x200 as before
+    plain = _roles_tree(tmp_path / "b", lambda o: o)
+    assert teaching.address_roles(plain.units["PTO-SCALAR-SWI"]) == {}
+    s = teaching.scalar_scenarios(Assembler(plain), plain.units["PTO-SCALAR-SWI"])[0]
+    base = next(o for o in s.operands if o.kind == "memory")
+    assert int(base.value, 16) == teaching.MEMORY_BASE and min(_written(s.setup)) == teaching.MEMORY_BASE
+    # a hostile contract: no byte address (and no traceback)
+    for roles in ([{"field": "SrcL", "role": 7}], "source byte address", [["SrcL", "byte address"]],
+                  [{"field": ["SrcL"], "role": "byte address"}], [{"field": "SrcL", "role": "byte" + " x" * 100_000}]):
+        hostile = _roles_tree(tmp_path / f"h{len(str(roles))}", roles).units["PTO-SCALAR-SWI"]
+        assert teaching.address_roles(hostile) == {}, roles
+

@@ -280,3 +280,51 @@ def test_a_frame_restore_lists_ra_as_an_input_only_if_it_returns_through_it(real
     assert "ra" not in [o.name for o in fexit.scenario.operands]
     ra = next(o for o in fret.scenario.operands if o.name == "ra")
     assert dict((c[0], c[2]) for c in fret.result["changed"])["_PC"] == f"0x{int(ra.value, 16):016x}"
+
+
+def _memory_after(result) -> dict[int, int]:
+    """Address -> the byte a run left there, for every byte its changed rows list (``_Memory[a..b]`` or ``[a]``)."""
+    import re
+    out = {}
+    for name, _before, after in result["changed"]:
+        m = re.fullmatch(r"_Memory\[(\d+)(?:\.\.(\d+))?\]", str(name))
+        if m:
+            out.update({int(m.group(1)) + i: int(v, 16) for i, v in enumerate(str(after).split())})
+    return out
+
+
+def test_byte_address_operands_point_at_aligned_memory_and_the_copy_shows(real_load, real_taught):
+    """The registers whose contract role names a byte address hold aligned addresses of their own: DMA copies the 64
+    recognisable bytes at its source (SrcL) to its destination (SrcR, zeros before), MCOPY copies RegSrc2's count of
+    them from RegSrc1 to RegSrc0, MSET fills RegSrc2's count of bytes at RegSrc0 with RegSrc1's low byte (their ASL
+    and contracts); the page shows the copy as rows of 8 bytes and says address in the operand table."""
+    from pto_docs.bridge import teaching
+    from pto_docs.render.state_view import teaching_view
+    taught = {t.scenario.mnemonic: t for t in real_taught[0].values()}
+    for mnemonic, want_roles in (("DMA", {"SrcL": "source", "SrcR": "destination"}),
+                                 ("MCOPY", {"RegSrc0": "destination", "RegSrc1": "source"}),
+                                 ("MSET", {"RegSrc0": "destination"})):
+        found = taught[mnemonic]
+        s = found.scenario
+        kinds = {o.kind: o for o in s.operands}
+        assert "destination_address" in kinds, (mnemonic, s.operands)
+        dest = int(kinds["destination_address"].value, 16)
+        counts = [int(o.value) for o in s.operands if o.kind == "source"]  # (in the syntax's order)
+        setup = _bytes(s.setup)
+        assert dest % 8 == 0 and not any(dest + i in setup for i in range(64))  # zeros (the model's reset value)
+        if mnemonic == "MSET":
+            fill, count = counts
+            want = {dest + i: fill & 0xFF for i in range(count)}
+        else:
+            source = int(kinds["source_address"].value, 16)
+            assert source % 8 == 0 and all(setup.get(source + i) for i in range(64))  # recognisable, none zero
+            count = 64 if mnemonic == "DMA" else counts[0]
+            want = {dest + i: setup[source + i] for i in range(count)}
+        assert count > 0 and _memory_after(found.result) == want, mnemonic
+        view = teaching_view(found)
+        rows = [c for c in view.changes if c.name.startswith("memory[")]
+        assert [c.name for c in rows] == [f"memory[0x{a:x}..0x{min(a + 8, dest + count) - 1:x}]"
+                                          for a in range(dest, dest + count, 8)]
+        assert " ".join(c.after.text for c in rows) == " ".join(f"{want[a]:02x}" for a in sorted(want))
+        assert {o.kind for o in view.operands} >= {"destination_address"}
+        assert teaching.address_roles(real_load.catalog.units[s.unit_id]) == want_roles

@@ -143,13 +143,53 @@ def test_changed_memory_is_shown_as_values_of_the_access_size_with_their_bytes_o
     assert view.changes[0].after.bits == "0x44330007 (07 00 33 44)"
     assert view.changes[1].before.bits == "0x00000000 (00 00 00 00)"
     assert view.caption_outputs == f"memory[0x200] = {hex(0x44330007)}, memory[0x208] = 0x5"
-    # two 2-byte values where the access is 2 bytes; byte by byte where the size is unknown (as before)
+    # two 2-byte values where the access is 2 bytes; runs of bytes where the size is unknown; byte by byte where
+    # the access is one byte
     halves = teaching_view(Taught(_store(2), result, 0))
     assert [c.name for c in halves.changes] == ["memory[0x200]", "memory[0x208]"]
     assert halves.changes[0].after.text == "0x7" and halves.changes[0].after.bits == "0x0007 (07 00)"
     unknown = teaching_view(Taught(_store(0), result, 0))
-    assert [(c.name, c.after.text) for c in unknown.changes] == [("memory[0x200]", "0x07"), ("memory[0x201]", "0x00"),
-                                                                 ("memory[0x208]", "0x05")]
+    assert [(c.name, c.before.text, c.after.text) for c in unknown.changes] == [
+        ("memory[0x200..0x201]", "11 22", "07 00"), ("memory[0x208]", "0x00", "0x05")]
+    single = teaching_view(Taught(_store(1), result, 0))
+    assert [(c.name, c.after.text) for c in single.changes] == [("memory[0x200]", "0x07"), ("memory[0x201]", "0x00"),
+                                                                ("memory[0x208]", "0x05")]
+
+
+def test_changed_bytes_of_no_typed_access_are_rows_of_a_run_split_where_a_byte_did_not_change():
+    """A copy of unknown access size (DMA's 64 bytes) shows its contiguous changed bytes as rows of up to RUN_BYTES,
+    each within one aligned block (an unaligned run starts with a short row), before and after as the bytes in
+    memory order, each byte's address and value on hover; a byte the run did not change splits the run."""
+    from pto_docs.render import state_values
+    RUN_BYTES = 8  # (state_values.RUN_BYTES, checked last)
+    start, count, gap = 0x605, 3 * RUN_BYTES + 2, 0x612  # 0x605..0x61e changed but for 0x612
+    olds = {start + i: (i * 7) & 0xFF for i in range(count)}  # (the setup's bytes: the before of every byte)
+    news = {a: (0x11 * (a - start + 1)) & 0xFF or 1 for a in olds}
+    changed = [a for a in sorted(olds) if a != gap]
+    result = {**RESULT, "before": [[f"_Memory[{start}..{start + count - 1}]",
+                                    " ".join(f"0x{olds[a]:02x}" for a in sorted(olds))]],
+              "changed": [[f"_Memory[{a}]", None, f"0x{news[a]:02x}"] for a in changed]}
+    view = teaching_view(Taught(_store(0), result, 0))
+    want_rows, row = [], []
+    for a in changed:  # (made here from the addresses: a row ends at a gap or before a multiple of RUN_BYTES)
+        if row and (a != row[-1] + 1 or a % RUN_BYTES == 0):
+            want_rows.append(row)
+            row = []
+        row.append(a)
+    want_rows.append(row)
+    assert [len(r) for r in want_rows] == [3, 8, 2, 5, 7]  # 0x605.., 0x608.., 0x610.., (0x612 not) 0x613.., 0x618..
+    got = [(c.name, c.before.text, c.after.text, c.after.bits) for c in view.changes]
+    want = []
+    for r in want_rows:
+        name = f"memory[0x{r[0]:x}..0x{r[-1]:x}]" if len(r) > 1 else f"memory[0x{r[0]:x}]"
+        before = " ".join(f"{olds[a]:02x}" for a in r) if len(r) > 1 else f"0x{olds[r[0]]:02x}"
+        after = " ".join(f"{news[a]:02x}" for a in r) if len(r) > 1 else f"0x{news[r[0]]:02x}"
+        bits = " ".join(f"0x{a:x}=0x{news[a]:02x}" for a in r) if len(r) > 1 else f"0x{news[r[0]]:02x}"
+        want.append((name, before, after, bits))
+    assert got == want
+    assert not any(f"0x{gap:x}" in c.name for c in view.changes)  # the unchanged byte is in no row
+    assert view.caption_outputs.startswith(f"{want[0][0]} = {want[0][2]}")
+    assert state_values.RUN_BYTES == RUN_BYTES
 
 
 def test_memory_a_store_changed_is_its_raw_value_in_hex_unless_the_data_type_types_it():
