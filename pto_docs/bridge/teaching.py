@@ -52,9 +52,9 @@ MEMORY_BY_VARIANT = (MEMORY_BYTES, (0x12, 0x34, 0x56, 0x78) * 8, (0x02,) + (0,) 
 # (DMA copies 64), a destination at 0x600 holding the model's reset zeros, so what it writes there shows
 ADDRESS_REGIONS = {"source": 0x300, "destination": 0x600}
 ADDRESS_SPAN = 64
-# (0x11, 0x22 ... 0xff, 0x12, 0x23 ...: no byte zero, so every byte copied to the destination's zeros shows; MEMORY_BYTES'
-# 30th, 0xff + 1, wraps to 0x00: here 0xf1, and so on)
-ADDRESS_BYTES = (tuple(b if (b := 0x11 * (i % 15 + 1) + i // 15) <= 0xFF else 0xF0 | i // 15 for i in range(ADDRESS_SPAN)),
+# (0x11, 0x22 ... 0xff, then 0x12, 0x23 ... 0xef, then 0x13 ...: 0x11 * k + r for r = 0, 1, ..., each below 0x100, so
+# 64 distinct bytes and none zero: every byte copied to the destination's zeros shows, at one place only)
+ADDRESS_BYTES = (tuple(b for r in range(16) for k in range(1, 16) if (b := 0x11 * k + r) <= 0xFF)[:ADDRESS_SPAN],
                  (0x12, 0x34, 0x56, 0x78) * (ADDRESS_SPAN // 4), (0x02,) + (0,) * (ADDRESS_SPAN - 1))
 BYTE_ADDRESS_ROLE = re.compile(r"\bbyte[- ]address\b", re.IGNORECASE)
 DESTINATION_ROLE = re.compile(r"\bdestination\b", re.IGNORECASE)
@@ -564,7 +564,7 @@ def _frame_setup(syn: Syntax, fields: Mapping[str, int], stack_regs: Sequence[in
         restores_ra = bool(slot.names) and "ra" in slot.names and regs[:1] == [slot.names["ra"]]
         words = stack.slot_words(len(regs), frame, restores_ra, variant)
         ra = SOURCE_CODE["ra"]
-        if not restores_ra and ra_copy:
+        if not restores_ra and ra_copy and ra not in regs:  # (a range holding ra restores ra itself)
             lines = (f"WriteGPR({ra}, {word(stack.RETURN_TARGET)});", f"{ra_copy} = {word(stack.RETURN_TARGET)};")
             setup += lines
             assumed = (lines, ("ra",))

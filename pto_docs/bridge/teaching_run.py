@@ -427,13 +427,18 @@ def prepare_for_a_save() -> None:
         return
     catalog, generated, _, _, cache_dir = last
     from ..asl.model import load_model
-    from ..asl.runner import run_in_big_stack
     from ..store import sealed_folder
     from .avs import PARSED_UNITS, model_units
     # the parsed units too (as exec_model.ModelRunner reads them): a first build whose results all came from the
     # sealed cache linked no model, and the first save of code would read every other unit's parse from the cache
-    # before linking; after a build that linked one, every unit is in the memo already
-    run_in_big_stack(load_model, model_units(catalog), generated, sealed_folder(cache_dir), PARSED_UNITS)
+    # before linking; after a build that linked one, every unit is in the memo already. Not in a big-stack thread
+    # (asl.runner): that raises the recursion limit and the stack size of every thread of the process while it
+    # runs, and the server's request threads run now; a unit nested too deeply for this thread is parsed by the
+    # save's link, as before
+    try:
+        load_model(model_units(catalog), generated, sealed_folder(cache_dir), PARSED_UNITS)
+    except RecursionError:
+        pass
     _instruction_keys(*last[:3])
 
 

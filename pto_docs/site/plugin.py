@@ -26,7 +26,7 @@ from .build import SiteBuild
 from .config import PtoDocsConfig, adopt_site_settings, check_mkdocs_config
 from .logs import install_dirty_filter
 from .memory import SiteMemory
-from .watcher import watch_natively
+from .watcher import watch_natively, watched_natively
 
 
 class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
@@ -128,18 +128,25 @@ class PtoDocsPlugin(BasePlugin[PtoDocsConfig]):
             self.builds.pop()
 
     def on_serve(self, server, config, builder):
-        """Watch the spec tree, by inotify where there is one (watcher.py), and without its ``.git*`` entries:
-        polled, MkDocs' watcher stats every watched file twice a second in the serving process, and a checkout's
-        ``.git`` can hold more files than the tree (nothing in it reaches a page). The root itself is watched
-        without recursion (its files: edits, new and removed ones), each other top-level directory with it; one
-        created while serving is watched from the next ``mkdocs serve``."""
-        watch_natively(server)
+        """Watch the spec tree without its ``.git*`` entries (nothing in them reaches a page, and a checkout's
+        ``.git`` changes on every ``git status``). Through inotify (watcher.py) the whole tree is one watch, its
+        ``.git*`` notices left out. Polled (MkDocs' watcher stats every watched file twice a second in the
+        serving process), ``.git*`` is left unwatched: the root itself without recursion (its files: edits, new
+        and removed ones), each other top-level directory with it; one created while serving is polled from the
+        next ``mkdocs serve``."""
+        native = watch_natively(server)
         build = SiteBuild(self.config, self.memory, command=self.command, dirty=self.dirty)
         root = build.spec_root(config)
-        server.watch(str(root), recursive=False)
-        for child in sorted(root.iterdir()) if root.is_dir() else ():
-            if child.is_dir() and not child.name.startswith(".git"):
-                server.watch(str(child))
+        if native:
+            server.watch(str(root))
+            if not watched_natively(server, str(root)):  # (refused, or not a local filesystem: polled)
+                server.unwatch(str(root))
+                native = False
+        if not native:
+            server.watch(str(root), recursive=False)
+            for child in sorted(root.iterdir()) if root.is_dir() else ():
+                if child.is_dir() and not child.name.startswith(".git"):
+                    server.watch(str(child))
         server.watch(build.templates_dir(config) or str(TEMPLATES_DIR))
         return server
 

@@ -315,3 +315,25 @@ def test_a_restore_shows_ra_as_an_input_only_when_its_run_reads_it(tmp_path, rea
     assert ("ra" in shown) == reads_ra and all((line in taught.scenario.setup) == reads_ra for line in lines)
     assert taught.result["changed"][-1][2] == f"0x{(target if reads_ra else start + 4):016x}"
     assert taught.scenario.case() == (found[0] if reads_ra else found[0].without_assumed()).case()
+
+
+def test_a_restore_whose_range_holds_ra_past_its_start_sets_ra_once_as_a_range_register(tmp_path):
+    """A range that holds ra but does not begin at it (a7 ~ ra) restores ra from a slot: ra is one of the range's
+    registers, with the range's old value, not also an assumed return target that the range's own line overwrites
+    (the page listed ra twice, and the example without the assumed inputs lost the range's ra)."""
+    from pto_docs.analysis.load import load_catalog
+    from pto_docs.isa.assembler import Assembler
+    root = tmp_path / "tree"
+    _tree(root)
+    (root / "asl/block/lifecycle/FDROP.asl").write_text(_frame_unit(
+        "FDROP", "FDROP [RegDst0 ~ RegDstn], sp!, uimm", "DstBegin", "DstEnd", "0x00005041", [9],
+        "Restores an inclusive range from the slots above the stack pointer."), "utf-8")
+    (root / "asl/block/model/calls.asl").write_text(MIRROR_UNIT, "utf-8")
+    catalog = load_catalog(root).catalog
+    found = teaching.scalar_scenarios(Assembler(catalog), catalog.units["PTO-BLOCK-FDROP"])
+    scenario = found[0]
+    assert "ra" in scenario.asm.replace("[", " ").replace("]", " ").split()  # (the range a7 ~ ra)
+    ra = [o for o in scenario.operands if o.name == "ra"]
+    assert [o.kind for o in ra] == ["destination"]
+    assert scenario.assumed == ((), ())
+    assert scenario.without_assumed().operands == scenario.operands
