@@ -50,5 +50,7 @@ def trace(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks only (never run as tests). Set PTO_SPEC_CHECKOUT for the real-tree figures."""
     session.install("-e", ".")
-    env = {k: v for k, v in os.environ.items() if k in ("PTO_SPEC_CHECKOUT", "PTO_DOCS_AVS_DECODERS")}
+    # (and the benchmarks' own settings: PTO_DOCS_BENCH_ROUNDS, PTO_DOCS_BENCH_SERVE_EDIT=code, ..._SERVE_WARM=1)
+    env = {k: v for k, v in os.environ.items()
+           if k in ("PTO_SPEC_CHECKOUT", "PTO_DOCS_AVS_DECODERS") or k.startswith("PTO_DOCS_BENCH_")}
     session.run("python", "benchmarks/run.py", *session.posargs, env=env)
