@@ -148,12 +148,12 @@ def teaching_view(taught) -> TeachingView:
     if s.surface == "tile":
         inputs = ", ".join(f"{t.name} ({t.data_type})" for t in tiles if t.role == "source") or inputs
         outputs = ", ".join(f"{t.name}" for t in tiles if t.role == "destination") \
-            or ", ".join(f"{c.name} = {c.after.text}" for c in changes[:4])  # a store: the memory it wrote
+            or _named(changes)  # a store: the memory it wrote
     else:
         # registers and pc, then memory, then the model's own state (an atomic's caption names its register
         # result before the bytes it stored; FENTRY's the stack pointer it moved before the saved bytes)
         first = sorted(changes, key=lambda c: 2 if c.name not in known else 1 if c.name.startswith("memory[") else 0)
-        outputs = ", ".join(f"{c.name} = {c.after.text}" for c in first[:4])
+        outputs = _named(first)
         if not outputs and folded:
             outputs = ", ".join(_model_label(n) for n, _b, _a in folded if not is_bookkeeping(n))[:200]
     decoded = result.get("decoded") or {}
@@ -165,6 +165,16 @@ def teaching_view(taught) -> TeachingView:
                         tuple(changes), tuple(folded), tiles, flags, inputs, outputs, str(result.get("digest", "")),
                         _fallbacks(result), bool(getattr(s, "hint", False)), _conditions(getattr(s, "condition", "")),
                         not changes and not _fault(result) and s.surface != "tile", _stack_note(s))
+
+
+CAPTION_CHANGES = 4  # the changes a caption names; "…" says the table below has more
+
+
+def _named(changes) -> str:
+    """The first changes as a caption names them (``a0 = 7, memory[0x200] = 0x11``), then "…" when there are more:
+    the caption is a claim about what the run changed, and the table below has the rest."""
+    shown = ", ".join(f"{c.name} = {c.after.text}" for c in changes[:CAPTION_CHANGES])
+    return shown + (", …" if shown and len(changes) > CAPTION_CHANGES else "")
 
 
 def _stack_note(s) -> tuple:

@@ -190,6 +190,11 @@ def test_changed_bytes_of_no_typed_access_are_rows_of_a_run_split_where_a_byte_d
     assert not any(f"0x{gap:x}" in c.name for c in view.changes)  # the unchanged byte is in no row
     assert view.caption_outputs.startswith(f"{want[0][0]} = {want[0][2]}")
     assert state_values.RUN_BYTES == RUN_BYTES
+    # the caption names the first four rows and says the table has more (five rows here)
+    assert view.caption_outputs == ", ".join(f"{w[0]} = {w[2]}" for w in want[:4]) + ", …"
+    four = {**result, "changed": [c for c in result["changed"] if int(c[0][8:-1]) < 0x618]}  # (the first four rows)
+    fewer = teaching_view(Taught(_store(0), four, 0))
+    assert len(fewer.changes) == 4 and not fewer.caption_outputs.endswith("…")
 
 
 def test_memory_a_store_changed_is_its_raw_value_in_hex_unless_the_data_type_types_it():

@@ -92,7 +92,7 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
     # FENTRY's two stores are two 8-byte values (their bytes on hover), not sixteen byte rows; the frame's size a
     # number; FRET.STK's pc the address it returned to, in hex, and the model's copy of ra (_ReturnAddress) folded
     assert "<code>FENTRY [a1 ~ a2], sp!, 16</code> with <code>a0 = 0x400, sp = 0x400, a1 = 7, a2 = 5</code> gives " \
-        "<code>a0 = 0x3f0, memory[0x3f0] = 0x5, memory[0x3f8] = 0x7, FrameDepth = 1</code>" in en["FENTRY"]
+        "<code>a0 = 0x3f0, memory[0x3f0] = 0x5, memory[0x3f8] = 0x7, FrameDepth = 1, …</code>" in en["FENTRY"]  # (more below)
     for lang, sections in (("en", en), ("zh-CN", zh)):
         fentry = FOLDED.sub("", sections["FENTRY"])
         assert re.findall(r"<td><code>(memory\[0x[0-9a-f]+\])</code>", fentry) == ["memory[0x3f0]", "memory[0x3f8]"]
@@ -100,9 +100,9 @@ def test_real_tree_pages_show_their_executed_example(real_site, real_load):
         assert '<td><code>LastFrameSize</code></td><td><code title="0x0000000000000000">0</code></td>' \
             '<td class="pto-changed"><code title="0x0000000000000010">16</code>' in fentry, lang
         ret = FOLDED.sub("", sections["FRET.STK"])
-        assert "<code>pc = 0x1000, a0 = 0x410, ra = 0x1000, s0 = 5</code>" in ret and "ReturnAddress" not in ret, lang
+        assert "<code>pc = 0x1000, a0 = 0x410, ra = 0x1000, s0 = 5, …</code>" in ret and "ReturnAddress" not in ret, lang
         # FRET.RA returns through ra as a call leaves it (ra and the model's _ReturnAddress), not to 0
-        assert "<code>pc = 0x1000, a0 = 0x410, a1 = 7, a2 = 5</code>" in FOLDED.sub("", sections["FRET.RA"]), lang
+        assert "<code>pc = 0x1000, a0 = 0x410, a1 = 7, a2 = 5, …</code>" in FOLDED.sub("", sections["FRET.RA"]), lang
         # FEXIT does not return: ra is no input of its example (it listed ra = 0x1000)
         fexit = FOLDED.sub("", sections["FEXIT"])
         assert "<tr><td><code>ra</code></td>" not in fexit and "ra = " not in fexit, lang
