@@ -109,14 +109,21 @@ def memory_words(memory: Mapping[int, tuple], size: int, before_rows, dtype: str
     known = _known_bytes(before_rows)
     out = []
     for base in sorted({address - address % size for address in memory}):
-        olds, news = [], []
-        for address in range(base, base + size):
-            old = known.get(address, "0x00")
-            b, a = memory.get(address, (old, old))
-            olds.append(_byte(b if b is not None else old))
-            news.append(_byte(a if a is not None else old))
+        olds, news = _before_after(memory, known, range(base, base + size))
         out.append(Change(f"memory[0x{base:x}]", _word(olds, dtype), _word(news, dtype)))
     return out
+
+
+def _before_after(memory: Mapping[int, tuple], known: Mapping[int, str], addresses) -> tuple[list[int], list[int]]:
+    """The bytes at ``addresses`` before and after the run: a changed byte's own (before and after as the run gave
+    them), else the byte the state before the run held there (``known``; the model's reset value 0 if none)."""
+    olds, news = [], []
+    for address in addresses:
+        old = known.get(address, "0x00")
+        b, a = memory.get(address, (old, old))
+        olds.append(_byte(b if b is not None else old))
+        news.append(_byte(a if a is not None else old))
+    return olds, news
 
 
 def _known_bytes(before_rows) -> dict[int, str]:
@@ -147,12 +154,7 @@ def memory_runs(memory: Mapping[int, tuple], before_rows) -> list[Change]:
             rows.append([address])
     out = []
     for row in rows:
-        olds, news = [], []
-        for address in row:
-            old = known.get(address, "0x00")
-            b, a = memory[address]
-            olds.append(_byte(b if b is not None else old))
-            news.append(_byte(a if a is not None else old))
+        olds, news = _before_after(memory, known, row)
         if len(row) == 1:
             out.append(Change(f"memory[0x{row[0]:x}]", typed(hex(olds[0]), "", 8), typed(hex(news[0]), "", 8)))
         else:
